@@ -1,0 +1,393 @@
+//! Parsing polynomials from text: `(y-4)^2 - 3*x + 12`, `2x`, `2(x+1)`.
+//!
+//! Grammar (whitespace between tokens is ignored):
+//! ```text
+//! expr   := sign? term (("+" | "-") term)*
+//! term   := unary ("*" unary | <number> (ident | "(") ...)*
+//! unary  := ("-" | "+") unary | power
+//! power  := atom ("^" natural)?
+//! atom   := natural | ident | "(" expr ")"
+//! ```
+//! A number immediately followed by an identifier or `(` multiplies it. Division,
+//! decimals, negative exponents and any other character are errors naming the column.
+
+use crate::coeff::Coeff;
+use crate::int::Int;
+use crate::poly::Poly;
+use crate::vars::Vars;
+use num_bigint::BigInt;
+use thiserror::Error;
+
+/// Largest exponent the parser accepts; larger ones are almost always typos and would
+/// exhaust memory on expansion.
+pub const MAX_EXPONENT: u32 = 10_000;
+
+/// A parse error at a 1-based column of the input.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("column {column}: {message}")]
+pub struct ParseError {
+    /// 1-based column (in characters) where the problem starts.
+    pub column: usize,
+    /// Byte offset of the same position.
+    pub offset: usize,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Tok {
+    Num(BigInt),
+    Ident(String),
+    Plus,
+    Minus,
+    Star,
+    Caret,
+    LParen,
+    RParen,
+    End,
+}
+
+impl Tok {
+    fn describe(&self) -> String {
+        match self {
+            Tok::Num(n) => format!("number {n}"),
+            Tok::Ident(s) => format!("identifier '{s}'"),
+            Tok::Plus => "'+'".into(),
+            Tok::Minus => "'-'".into(),
+            Tok::Star => "'*'".into(),
+            Tok::Caret => "'^'".into(),
+            Tok::LParen => "'('".into(),
+            Tok::RParen => "')'".into(),
+            Tok::End => "end of input".into(),
+        }
+    }
+}
+
+struct Lexer<'a> {
+    src: &'a str,
+    toks: Vec<(Tok, usize)>,
+}
+
+fn column_of(src: &str, offset: usize) -> usize {
+    src[..offset.min(src.len())].chars().count() + 1
+}
+
+fn error(src: &str, offset: usize, message: impl Into<String>) -> ParseError {
+    ParseError {
+        column: column_of(src, offset),
+        offset,
+        message: message.into(),
+    }
+}
+
+impl<'a> Lexer<'a> {
+    fn run(src: &'a str) -> Result<Vec<(Tok, usize)>, ParseError> {
+        let mut lx = Lexer {
+            src,
+            toks: Vec::new(),
+        };
+        let bytes = src.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let c = src[i..].chars().next().expect("i is a char boundary");
+            let start = i;
+            if c.is_whitespace() {
+                i += c.len_utf8();
+                continue;
+            }
+            if c.is_ascii_digit() {
+                while i < bytes.len() && bytes[i].is_ascii_digit() {
+                    i += 1;
+                }
+                if i < bytes.len() && bytes[i] == b'.' {
+                    return Err(error(
+                        src,
+                        i,
+                        "decimal numbers are not allowed: coefficients are integers",
+                    ));
+                }
+                let n: BigInt = src[start..i].parse().expect("a run of ASCII digits");
+                lx.toks.push((Tok::Num(n), start));
+                continue;
+            }
+            if c.is_alphabetic() || c == '_' {
+                while i < bytes.len() {
+                    let d = src[i..].chars().next().expect("i is a char boundary");
+                    if d.is_alphanumeric() || d == '_' || d == '\'' {
+                        i += d.len_utf8();
+                    } else {
+                        break;
+                    }
+                }
+                lx.toks.push((Tok::Ident(src[start..i].to_string()), start));
+                continue;
+            }
+            let t = match c {
+                '+' => Tok::Plus,
+                '-' => Tok::Minus,
+                '*' => {
+                    if src[i + 1..].starts_with('*') {
+                        return Err(error(src, i, "'**' is not allowed: write powers with '^'"));
+                    }
+                    Tok::Star
+                }
+                '^' => Tok::Caret,
+                '(' => Tok::LParen,
+                ')' => Tok::RParen,
+                '/' => return Err(error(src, i, "division is not allowed in a polynomial")),
+                '.' => return Err(error(src, i, "decimal numbers are not allowed")),
+                _ => {
+                    return Err(error(
+                        src,
+                        i,
+                        format!("unexpected character '{c}': expected a number, a variable, an operator or a parenthesis"),
+                    ))
+                }
+            };
+            lx.toks.push((t, start));
+            i += c.len_utf8();
+        }
+        lx.toks.push((Tok::End, lx.src.len()));
+        Ok(lx.toks)
+    }
+}
+
+struct Parser<'a> {
+    src: &'a str,
+    toks: Vec<(Tok, usize)>,
+    pos: usize,
+    vars: &'a mut Vars,
+}
+
+impl<'a> Parser<'a> {
+    fn peek(&self) -> &Tok {
+        &self.toks[self.pos].0
+    }
+
+    fn offset(&self) -> usize {
+        self.toks[self.pos].1
+    }
+
+    fn bump(&mut self) -> Tok {
+        let t = self.toks[self.pos].0.clone();
+        if self.pos + 1 < self.toks.len() {
+            self.pos += 1;
+        }
+        t
+    }
+
+    fn err(&self, message: impl Into<String>) -> ParseError {
+        error(self.src, self.offset(), message)
+    }
+
+    fn expected(&self, what: &str) -> ParseError {
+        self.err(format!("expected {what}, found {}", self.peek().describe()))
+    }
+
+    fn expr(&mut self) -> Result<Poly, ParseError> {
+        let mut acc = self.term()?;
+        loop {
+            match self.peek() {
+                Tok::Plus => {
+                    self.bump();
+                    acc = acc.add(&self.term()?);
+                }
+                Tok::Minus => {
+                    self.bump();
+                    acc = acc.sub(&self.term()?);
+                }
+                _ => return Ok(acc),
+            }
+        }
+    }
+
+    fn term(&mut self) -> Result<Poly, ParseError> {
+        let mut acc = self.unary()?;
+        loop {
+            match self.peek() {
+                Tok::Star => {
+                    self.bump();
+                    acc = acc.mul(&self.unary()?);
+                }
+                _ => return Ok(acc),
+            }
+        }
+    }
+
+    fn unary(&mut self) -> Result<Poly, ParseError> {
+        match self.peek() {
+            Tok::Minus => {
+                self.bump();
+                Ok(self.unary()?.neg())
+            }
+            Tok::Plus => {
+                self.bump();
+                self.unary()
+            }
+            _ => self.power(),
+        }
+    }
+
+    fn power(&mut self) -> Result<Poly, ParseError> {
+        let (base, was_number) = self.atom()?;
+        let base = if was_number {
+            // `2x`, `2(x+1)`, `3x^2`: a number followed by a variable or a parenthesis.
+            match self.peek() {
+                Tok::Ident(_) | Tok::LParen => base.mul(&self.power()?),
+                _ => self.exponent(base)?,
+            }
+        } else {
+            self.exponent(base)?
+        };
+        Ok(base)
+    }
+
+    fn exponent(&mut self, base: Poly) -> Result<Poly, ParseError> {
+        if *self.peek() != Tok::Caret {
+            return Ok(base);
+        }
+        self.bump();
+        let at = self.offset();
+        match self.bump() {
+            Tok::Num(n) => {
+                let e = u32::try_from(&n)
+                    .ok()
+                    .filter(|&e| e <= MAX_EXPONENT)
+                    .ok_or_else(|| {
+                        error(
+                            self.src,
+                            at,
+                            format!("exponent {n} is too large (at most {MAX_EXPONENT})"),
+                        )
+                    })?;
+                if *self.peek() == Tok::Caret {
+                    return Err(self.err("chained exponents are ambiguous: add parentheses"));
+                }
+                Ok(base.pow(e))
+            }
+            Tok::Minus => Err(error(self.src, at, "negative exponents are not allowed")),
+            t => Err(error(
+                self.src,
+                at,
+                format!(
+                    "expected a non-negative integer exponent, found {}",
+                    t.describe()
+                ),
+            )),
+        }
+    }
+
+    /// An atom, and whether it was a number literal.
+    fn atom(&mut self) -> Result<(Poly, bool), ParseError> {
+        let at = self.offset();
+        match self.peek().clone() {
+            Tok::Num(n) => {
+                self.bump();
+                Ok((Poly::constant(Int::from_bigint(n)), true))
+            }
+            Tok::Ident(name) => {
+                self.bump();
+                match self.vars.intern(&name) {
+                    Some(i) => Ok((Poly::var(i), false)),
+                    None => Err(error(
+                        self.src,
+                        at,
+                        format!(
+                            "unknown variable '{name}' (known: {})",
+                            self.vars.names().join(", ")
+                        ),
+                    )),
+                }
+            }
+            Tok::LParen => {
+                self.bump();
+                let e = self.expr()?;
+                if *self.peek() != Tok::RParen {
+                    return Err(self.expected("')'"));
+                }
+                self.bump();
+                Ok((e, false))
+            }
+            _ => Err(self.expected("a number, a variable or '('")),
+        }
+    }
+}
+
+impl Poly<Int> {
+    /// Parses a polynomial, interning variable names into `vars`.
+    ///
+    /// ```
+    /// use polys::{Poly, Vars};
+    /// let mut vars = Vars::new();
+    /// let p = Poly::parse("(y-4)^2 - 3*x + 12", &mut vars).unwrap();
+    /// assert_eq!(vars.names(), ["y", "x"]);
+    /// assert_eq!(p.to_text(&vars), "-3*x + y^2 - 8*y + 28");
+    /// let err = Poly::parse("x / 2", &mut vars).unwrap_err();
+    /// assert_eq!(err.column, 3);
+    /// ```
+    pub fn parse(src: &str, vars: &mut Vars) -> Result<Poly, ParseError> {
+        let toks = Lexer::run(src)?;
+        let mut p = Parser {
+            src,
+            toks,
+            pos: 0,
+            vars,
+        };
+        if *p.peek() == Tok::End {
+            return Err(p.err("empty input: expected a polynomial"));
+        }
+        let e = p.expr()?;
+        if *p.peek() != Tok::End {
+            return Err(p.expected("an operator or the end of the polynomial"));
+        }
+        Ok(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> Result<String, ParseError> {
+        let mut v = Vars::new();
+        Poly::parse(s, &mut v).map(|p| p.to_text(&v))
+    }
+
+    #[test]
+    fn implicit_multiplication_and_powers() {
+        assert_eq!(parse("2x").unwrap(), "2*x");
+        assert_eq!(parse("2(x+1)").unwrap(), "2*x + 2");
+        assert_eq!(parse("3x^2").unwrap(), "3*x^2");
+        assert_eq!(parse("-x^2").unwrap(), "-x^2");
+        assert_eq!(parse("2^10").unwrap(), "1024");
+        assert_eq!(parse("x - y - 1").unwrap(), "-y + x - 1");
+    }
+
+    #[test]
+    fn errors_name_the_column() {
+        for (src, col) in [
+            ("x +", 4),
+            ("x / 2", 3),
+            ("1.5x", 2),
+            ("x^-1", 3),
+            ("x^y", 3),
+            ("(x", 3),
+            ("x)", 2),
+            ("x $ y", 3),
+            ("", 1),
+            ("x^99999999999", 3),
+            ("x y", 3),
+            ("x**2", 2),
+        ] {
+            let e = parse(src).unwrap_err();
+            assert_eq!(e.column, col, "{src}: {e}");
+        }
+    }
+
+    #[test]
+    fn big_coefficients_are_exact() {
+        assert_eq!(
+            parse("123456789012345678901234567890*x").unwrap(),
+            "123456789012345678901234567890*x"
+        );
+    }
+}

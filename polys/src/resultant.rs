@@ -1,0 +1,336 @@
+//! Pseudo-remainders, the subresultant PRS, principal subresultant coefficients,
+//! resultants and discriminants, all with respect to a chosen variable.
+//!
+//! Resultants use the subresultant algorithm (Collins, Brown-Traub; Cohen's "A Course in
+//! Computational Algebraic Number Theory", Algorithm 3.3.7): every division in it is exact,
+//! so coefficients grow only as much as the determinant formula says. Principal
+//! subresultant coefficients come straight from their determinant definition, computed
+//! fraction-free (Bareiss), which makes them an independent check on the PRS.
+
+use crate::coeff::Coeff;
+use crate::poly::Poly;
+
+/// Dense coefficient list in one variable, index = degree, no trailing zeros.
+type Dense<C> = Vec<Poly<C>>;
+
+fn trim<C: Coeff>(a: &mut Dense<C>) {
+    while a.last().is_some_and(Poly::is_zero) {
+        a.pop();
+    }
+}
+
+/// Pseudo-remainder on dense lists: `lc(b)^(deg a - deg b + 1) * a mod b` (`a` itself when
+/// `deg a < deg b`).
+fn prem_dense<C: Coeff>(a: &Dense<C>, b: &Dense<C>) -> Dense<C> {
+    let mut a = a.clone();
+    if b.is_empty() {
+        return a;
+    }
+    if a.len() < b.len() {
+        return a;
+    }
+    let db = b.len() - 1;
+    let lcb = &b[db];
+    let mut e = (a.len() - b.len() + 1) as u32;
+    while !a.is_empty() && a.len() >= b.len() {
+        let da = a.len() - 1;
+        let lca = a[da].clone();
+        for c in a.iter_mut().take(da) {
+            *c = c.mul(lcb);
+        }
+        for (j, bj) in b.iter().take(db).enumerate() {
+            let k = j + da - db;
+            a[k] = a[k].sub(&lca.mul(bj));
+        }
+        a.pop();
+        trim(&mut a);
+        e -= 1;
+    }
+    if e > 0 {
+        let f = lcb.pow(e);
+        for c in a.iter_mut() {
+            *c = c.mul(&f);
+        }
+    }
+    a
+}
+
+fn exact<C: Coeff>(a: &Poly<C>, d: &Poly<C>) -> Poly<C> {
+    // Invariant of the subresultant algorithm: these divisions are exact (Collins 1967).
+    a.div_exact(d)
+        .expect("subresultant PRS: a division the theory makes exact was not")
+}
+
+/// The subresultant PRS loop shared by resultant, gcd and the PRS listing: calls `step`
+/// with each new remainder (after the exact division) and stops when it returns false,
+/// the remainder is zero, or it is constant in the variable.
+/// Returns the final (a, b, h, sign) state.
+struct Prs<C: Coeff> {
+    a: Dense<C>,
+    b: Dense<C>,
+    g: Poly<C>,
+    h: Poly<C>,
+    /// (-1)^(sum of deg a * deg b over steps with both odd), for the resultant.
+    sign: i32,
+}
+
+impl<C: Coeff> Prs<C> {
+    /// Requires deg a >= deg b >= 0 and b != 0.
+    fn new(a: Dense<C>, b: Dense<C>) -> Self {
+        Prs {
+            a,
+            b,
+            g: Poly::one(),
+            h: Poly::one(),
+            sign: 1,
+        }
+    }
+
+    /// One step; returns the new remainder (already divided), which may be zero.
+    fn step(&mut self) -> &Dense<C> {
+        let (da, db) = (self.a.len() - 1, self.b.len() - 1);
+        let delta = (da - db) as u32;
+        if da % 2 == 1 && db % 2 == 1 {
+            self.sign = -self.sign;
+        }
+        let r = prem_dense(&self.a, &self.b);
+        let divisor = self.g.mul(&self.h.pow(delta));
+        let r: Dense<C> = r.iter().map(|c| exact(c, &divisor)).collect();
+        self.a = std::mem::replace(&mut self.b, r);
+        self.g = self.a.last().cloned().unwrap_or_else(Poly::zero);
+        self.h = match delta {
+            0 => self.h.clone(),
+            1 => self.g.clone(),
+            _ => exact(&self.g.pow(delta), &self.h.pow(delta - 1)),
+        };
+        &self.b
+    }
+}
+
+impl<C: Coeff> Poly<C> {
+    /// Pseudo-remainder of `self` by `g` in `var`: `lc(g)^(deg self - deg g + 1) * self`
+    /// reduced modulo `g`.
+    pub fn prem(&self, g: &Poly<C>, var: usize) -> Poly<C> {
+        Poly::from_coeffs(var, &prem_dense(&self.coeffs(var), &g.coeffs(var)))
+    }
+
+    /// The subresultant polynomial remainder sequence of `self` and `g` in `var`:
+    /// `[f, g, S_2, ...]` with `deg f >= deg g` (the arguments are swapped if needed), ending
+    /// at the last non-zero member. Each `S_i` equals, up to sign, the subresultant of index
+    /// `deg S_(i-1) - 1`; the last one is an associate of `gcd(f, g)` times a factor free of
+    /// `var`.
+    pub fn subresultant_prs(&self, g: &Poly<C>, var: usize) -> Vec<Poly<C>> {
+        let (mut a, mut b) = (self.coeffs(var), g.coeffs(var));
+        if a.len() < b.len() {
+            std::mem::swap(&mut a, &mut b);
+        }
+        let mut out = vec![Poly::from_coeffs(var, &a), Poly::from_coeffs(var, &b)];
+        if b.is_empty() {
+            out.pop();
+            return out;
+        }
+        if b.len() == 1 {
+            return out;
+        }
+        let mut prs = Prs::new(a, b);
+        loop {
+            let r = prs.step();
+            if r.is_empty() {
+                return out;
+            }
+            out.push(Poly::from_coeffs(var, r));
+            if r.len() == 1 {
+                return out;
+            }
+        }
+    }
+
+    /// The resultant of `self` and `g` with respect to `var` (the determinant of their
+    /// Sylvester matrix, `f` rows first). Zero exactly when the two share a factor of
+    /// positive degree in `var`, or both leading coefficients vanish.
+    pub fn resultant(&self, g: &Poly<C>, var: usize) -> Poly<C> {
+        if self.is_zero() || g.is_zero() {
+            return Poly::zero();
+        }
+        let (mut a, mut b) = (self.coeffs(var), g.coeffs(var));
+        let (m, n) = (a.len() - 1, b.len() - 1);
+        if n == 0 {
+            return b[0].pow(m as u32);
+        }
+        if m == 0 {
+            return a[0].pow(n as u32);
+        }
+        let mut sign = 1;
+        if m < n {
+            std::mem::swap(&mut a, &mut b);
+            if m % 2 == 1 && n % 2 == 1 {
+                sign = -1;
+            }
+        }
+        let mut prs = Prs::new(a, b);
+        loop {
+            let r = prs.step();
+            if r.is_empty() {
+                return Poly::zero();
+            }
+            if r.len() == 1 {
+                break;
+            }
+        }
+        let da = (prs.a.len() - 1) as u32;
+        let lb = &prs.b[0];
+        let h = if da == 1 {
+            lb.clone()
+        } else {
+            exact(&lb.pow(da), &prs.h.pow(da - 1))
+        };
+        if sign * prs.sign < 0 {
+            h.neg()
+        } else {
+            h
+        }
+    }
+
+    /// The discriminant of `self` in `var`:
+    /// `(-1)^(m(m-1)/2) * res(f, df/dvar) / lc(f)` with `m = deg f`; `1` when `m < 2`.
+    ///
+    /// ```
+    /// use polys::{Poly, Vars};
+    /// let mut v = Vars::from_names(["b", "c", "x"]);
+    /// let f = Poly::parse("x^2 + b*x + c", &mut v).unwrap();
+    /// assert_eq!(f.discriminant(2).to_text(&v), "-4*c + b^2");
+    /// ```
+    pub fn discriminant(&self, var: usize) -> Poly<C> {
+        let m = self.degree(var);
+        if m < 2 {
+            return Poly::one();
+        }
+        let r = self.resultant(&self.derivative(var), var);
+        let d = exact(&r, &self.lc(var));
+        if (m * (m - 1) / 2) % 2 == 1 {
+            d.neg()
+        } else {
+            d
+        }
+    }
+
+    /// Principal subresultant coefficients `psc_j(self, g)` in `var` for
+    /// `j = 0 .. min(deg self, deg g) - 1`; `psc_0` is the resultant.
+    ///
+    /// `psc_j` is the determinant of the square matrix built from the rows
+    /// `x^(n-j-1) f, ..., f, x^(m-j-1) g, ..., g` and the columns of `x^(m+n-j-1) .. x^j`.
+    pub fn principal_subresultant_coeffs(&self, g: &Poly<C>, var: usize) -> Vec<Poly<C>> {
+        if self.is_zero() || g.is_zero() {
+            return Vec::new();
+        }
+        let (a, b) = (self.coeffs(var), g.coeffs(var));
+        let (m, n) = (a.len() - 1, b.len() - 1);
+        (0..m.min(n))
+            .map(|j| {
+                let size = m + n - 2 * j;
+                let mut rows: Vec<Vec<Poly<C>>> = Vec::with_capacity(size);
+                // Column c stands for the power x^(m+n-j-1-c).
+                let top = m + n - j - 1;
+                for (shifts, p, dp) in [(n - j, &a, m), (m - j, &b, n)] {
+                    for s in (0..shifts).rev() {
+                        let row = (0..size)
+                            .map(|c| {
+                                let power = top - c;
+                                power
+                                    .checked_sub(s)
+                                    .filter(|&k| k <= dp)
+                                    .map_or_else(Poly::zero, |k| p[k].clone())
+                            })
+                            .collect();
+                        rows.push(row);
+                    }
+                }
+                bareiss_det(rows)
+            })
+            .collect()
+    }
+}
+
+/// Determinant of a square matrix over Z[x] by fraction-free Gaussian elimination.
+fn bareiss_det<C: Coeff>(mut m: Vec<Vec<Poly<C>>>) -> Poly<C> {
+    let n = m.len();
+    if n == 0 {
+        return Poly::one();
+    }
+    let mut sign = false;
+    let mut prev = Poly::one();
+    for k in 0..n {
+        let Some(p) = (k..n).find(|&i| !m[i][k].is_zero()) else {
+            return Poly::zero();
+        };
+        if p != k {
+            m.swap(p, k);
+            sign = !sign;
+        }
+        for i in k + 1..n {
+            for j in k + 1..n {
+                let t = m[i][j].mul(&m[k][k]).sub(&m[i][k].mul(&m[k][j]));
+                m[i][j] = exact(&t, &prev);
+            }
+            m[i][k] = Poly::zero();
+        }
+        prev = m[k][k].clone();
+    }
+    let d = m[n - 1][n - 1].clone();
+    if sign {
+        d.neg()
+    } else {
+        d
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Poly, Vars};
+
+    fn p(s: &str, v: &mut Vars) -> Poly {
+        Poly::parse(s, v).unwrap()
+    }
+
+    #[test]
+    fn resultant_matches_psc0_and_known_values() {
+        let mut v = Vars::from_names(["x", "y"]);
+        let f = p("x^2 + y^2 - 4", &mut v);
+        let g = p("x*y - 1", &mut v);
+        let r = f.resultant(&g, 1);
+        assert_eq!(r.to_text(&v), "x^4 - 4*x^2 + 1");
+        assert_eq!(f.principal_subresultant_coeffs(&g, 1)[0], r);
+        // res(g, f) = (-1)^(1*2) res(f, g)
+        assert_eq!(g.resultant(&f, 1), r);
+        let h = p("(x - y)*(x + 2y)", &mut v);
+        let k = p("(x - y)*(3x + y^2)", &mut v);
+        assert!(h.resultant(&k, 1).is_zero());
+        assert!(!h.principal_subresultant_coeffs(&k, 1)[1].is_zero());
+    }
+
+    #[test]
+    fn odd_degree_swap_sign() {
+        let mut v = Vars::from_names(["x"]);
+        let f = p("x - 2", &mut v);
+        let g = p("x^3 + 1", &mut v);
+        // res(f, g) = g(2) = 9 and res(g, f) = (-1)^3 * 9.
+        assert_eq!(f.resultant(&g, 0), Poly::from_i64(9));
+        assert_eq!(g.resultant(&f, 0), Poly::from_i64(-9));
+        assert_eq!(
+            g.principal_subresultant_coeffs(&f, 0)[0],
+            Poly::from_i64(-9)
+        );
+    }
+
+    #[test]
+    fn prem_identity() {
+        let mut v = Vars::from_names(["x", "y"]);
+        let f = p("x*y^3 + y + 7", &mut v);
+        let g = p("2x*y - 1", &mut v);
+        let r = f.prem(&g, 1);
+        assert!(r.degree(1) < 1);
+        // lc^3 f - r must be divisible by g
+        let lhs = f.mul(&g.lc(1).pow(3)).sub(&r);
+        assert!(lhs.div_exact(&g).is_some());
+    }
+}

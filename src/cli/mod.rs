@@ -1,0 +1,53 @@
+//! Command-line front end: argument parsing (clap), dispatch to one module per
+//! subcommand, and the rendering of errors with exit codes.
+//!
+//! Exit codes: 0 ok, 1 verification difference, 2 bad input, 3 resource limit or missing
+//! external tool.
+
+mod diagnostic;
+mod poly;
+
+use clap::{Parser, Subcommand};
+
+pub use diagnostic::{Diagnostic, ExitCode};
+
+/// Exact loop nests for integer sets bounded by polynomial constraints.
+#[derive(Parser, Debug)]
+#[command(name = "polyscan", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Inspect polynomial algebra: resultants, discriminants, factors, gcds, square-free parts.
+    #[command(subcommand)]
+    Poly(poly::PolyCommand),
+}
+
+/// Runs the tool on the process arguments and returns the exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() {
+                ExitCode::BadInput as i32
+            } else {
+                0
+            };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let result = match cli.command {
+        Command::Poly(c) => poly::run(c),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(d) => {
+            eprintln!("{d}");
+            d.code as i32
+        }
+    }
+}
