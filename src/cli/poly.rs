@@ -100,36 +100,17 @@ pub fn run(cmd: PolyCommand) -> Result<(), Diagnostic> {
 pub fn evaluate(cmd: PolyCommand) -> Result<Vec<String>, Diagnostic> {
     let mut vars = Vars::new();
     Ok(match cmd {
-        PolyCommand::Resultant {
-            #[arg(allow_hyphen_values = true)]
-            f,
-            #[arg(allow_hyphen_values = true)]
-            g,
-            #[arg(allow_hyphen_values = true)]
-            var,
-        } => {
+        PolyCommand::Resultant { f, g, var } => {
             let (f, g) = (parse(&f, 1, &mut vars)?, parse(&g, 2, &mut vars)?);
             let v = variable(&var, &vars)?;
             vec![f.resultant(&g, v).to_text(&vars)]
         }
-        PolyCommand::Discriminant {
-            #[arg(allow_hyphen_values = true)]
-            f,
-            #[arg(allow_hyphen_values = true)]
-            var,
-        } => {
+        PolyCommand::Discriminant { f, var } => {
             let f = parse(&f, 1, &mut vars)?;
             let v = variable(&var, &vars)?;
             vec![f.discriminant(v).to_text(&vars)]
         }
-        PolyCommand::Psc {
-            #[arg(allow_hyphen_values = true)]
-            f,
-            #[arg(allow_hyphen_values = true)]
-            g,
-            #[arg(allow_hyphen_values = true)]
-            var,
-        } => {
+        PolyCommand::Psc { f, g, var } => {
             let (f, g) = (parse(&f, 1, &mut vars)?, parse(&g, 2, &mut vars)?);
             let v = variable(&var, &vars)?;
             f.principal_subresultant_coeffs(&g, v)
@@ -137,27 +118,16 @@ pub fn evaluate(cmd: PolyCommand) -> Result<Vec<String>, Diagnostic> {
                 .map(|p| p.to_text(&vars))
                 .collect()
         }
-        PolyCommand::Factor {
-            #[arg(allow_hyphen_values = true)]
-            f,
-        } => {
+        PolyCommand::Factor { f } => {
             let f = parse(&f, 1, &mut vars)?;
             let fz = factor(&f);
             unit_and_factors(&fz.unit, &fz.factors, &vars)
         }
-        PolyCommand::Gcd {
-            #[arg(allow_hyphen_values = true)]
-            f,
-            #[arg(allow_hyphen_values = true)]
-            g,
-        } => {
+        PolyCommand::Gcd { f, g } => {
             let (f, g) = (parse(&f, 1, &mut vars)?, parse(&g, 2, &mut vars)?);
             vec![f.gcd(&g).to_text(&vars)]
         }
-        PolyCommand::Sqfree {
-            #[arg(allow_hyphen_values = true)]
-            f,
-        } => {
+        PolyCommand::Sqfree { f } => {
             let f = parse(&f, 1, &mut vars)?;
             let (unit, fs) = f.square_free();
             unit_and_factors(&unit, &fs, &vars)
