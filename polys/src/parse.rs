@@ -62,10 +62,8 @@ impl Tok {
     }
 }
 
-struct Lexer<'a> {
-    src: &'a str,
-    toks: Vec<(Tok, usize)>,
-}
+/// Where lexing stops in prefix mode: words of the surrounding language.
+const PREFIX_RESERVED: [&str; 3] = ["and", "or", "not"];
 
 fn column_of(src: &str, offset: usize) -> usize {
     src[..offset.min(src.len())].chars().count() + 1
@@ -79,49 +77,60 @@ fn error(src: &str, offset: usize, message: impl Into<String>) -> ParseError {
     }
 }
 
-impl<'a> Lexer<'a> {
-    fn run(src: &'a str) -> Result<Vec<(Tok, usize)>, ParseError> {
-        let mut lx = Lexer {
-            src,
-            toks: Vec::new(),
-        };
-        let bytes = src.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            let c = src[i..].chars().next().expect("i is a char boundary");
-            let start = i;
-            if c.is_whitespace() {
-                i += c.len_utf8();
-                continue;
+/// Lexes `src[start..]`. In prefix mode (`reserved` is `Some`) lexing ends, without an
+/// error, at the first character that cannot occur in a polynomial or at a reserved
+/// word; otherwise such a character is an error.
+fn lex(
+    src: &str,
+    start: usize,
+    reserved: Option<&[&str]>,
+) -> Result<Vec<(Tok, usize)>, ParseError> {
+    let mut toks = Vec::new();
+    let bytes = src.as_bytes();
+    let mut i = start;
+    let mut end = src.len();
+    while i < bytes.len() {
+        let c = src[i..].chars().next().expect("i is a char boundary");
+        let start = i;
+        if c.is_whitespace() {
+            i += c.len_utf8();
+            continue;
+        }
+        if c.is_ascii_digit() {
+            while i < bytes.len() && bytes[i].is_ascii_digit() {
+                i += 1;
             }
-            if c.is_ascii_digit() {
-                while i < bytes.len() && bytes[i].is_ascii_digit() {
-                    i += 1;
-                }
-                if i < bytes.len() && bytes[i] == b'.' {
-                    return Err(error(
-                        src,
-                        i,
-                        "decimal numbers are not allowed: coefficients are integers",
-                    ));
-                }
-                let n: BigInt = src[start..i].parse().expect("a run of ASCII digits");
-                lx.toks.push((Tok::Num(n), start));
-                continue;
+            if i < bytes.len() && bytes[i] == b'.' {
+                return Err(error(
+                    src,
+                    i,
+                    "decimal numbers are not allowed: coefficients are integers",
+                ));
             }
-            if c.is_alphabetic() || c == '_' {
-                while i < bytes.len() {
-                    let d = src[i..].chars().next().expect("i is a char boundary");
-                    if d.is_alphanumeric() || d == '_' || d == '\'' {
-                        i += d.len_utf8();
-                    } else {
-                        break;
-                    }
+            let n: BigInt = src[start..i].parse().expect("a run of ASCII digits");
+            toks.push((Tok::Num(n), start));
+            continue;
+        }
+        if c.is_alphabetic() || c == '_' {
+            while i < bytes.len() {
+                let d = src[i..].chars().next().expect("i is a char boundary");
+                if d.is_alphanumeric() || d == '_' || d == '\'' {
+                    i += d.len_utf8();
+                } else {
+                    break;
                 }
-                lx.toks.push((Tok::Ident(src[start..i].to_string()), start));
-                continue;
             }
-            let t = match c {
+            let word = &src[start..i];
+            if let Some(r) = reserved {
+                if PREFIX_RESERVED.contains(&word) || r.contains(&word) {
+                    end = start;
+                    break;
+                }
+            }
+            toks.push((Tok::Ident(word.to_string()), start));
+            continue;
+        }
+        let t = match c {
                 '+' => Tok::Plus,
                 '-' => Tok::Minus,
                 '*' => {
@@ -135,6 +144,10 @@ impl<'a> Lexer<'a> {
                 ')' => Tok::RParen,
                 '/' => return Err(error(src, i, "division is not allowed in a polynomial")),
                 '.' => return Err(error(src, i, "decimal numbers are not allowed")),
+                _ if reserved.is_some() => {
+                    end = start;
+                    break;
+                }
                 _ => {
                     return Err(error(
                         src,
@@ -143,12 +156,11 @@ impl<'a> Lexer<'a> {
                     ))
                 }
             };
-            lx.toks.push((t, start));
-            i += c.len_utf8();
-        }
-        lx.toks.push((Tok::End, lx.src.len()));
-        Ok(lx.toks)
+        toks.push((t, start));
+        i += c.len_utf8();
     }
+    toks.push((Tok::End, end));
+    Ok(toks)
 }
 
 struct Parser<'a> {
@@ -180,7 +192,12 @@ impl<'a> Parser<'a> {
     }
 
     fn expected(&self, what: &str) -> ParseError {
-        self.err(format!("expected {what}, found {}", self.peek().describe()))
+        let found = match (self.peek(), self.src[self.offset()..].chars().next()) {
+            // In prefix mode lexing ended early: name what stands there.
+            (Tok::End, Some(c)) => format!("'{c}'"),
+            (t, _) => t.describe(),
+        };
+        self.err(format!("expected {what}, found {found}"))
     }
 
     fn expr(&mut self) -> Result<Poly, ParseError> {
@@ -325,7 +342,7 @@ impl Poly<Int> {
     /// assert_eq!(err.column, 3);
     /// ```
     pub fn parse(src: &str, vars: &mut Vars) -> Result<Poly, ParseError> {
-        let toks = Lexer::run(src)?;
+        let toks = lex(src, 0, None)?;
         let mut p = Parser {
             src,
             toks,
@@ -340,6 +357,41 @@ impl Poly<Int> {
             return Err(p.expected("an operator or the end of the polynomial"));
         }
         Ok(e)
+    }
+
+    /// Parses the longest polynomial starting at byte `start` of `src`, for embedding
+    /// polynomials in a larger language. Stops before the first character that cannot
+    /// occur in a polynomial (`<`, `,`, `]`, ...), before the words `and`, `or`, `not`
+    /// and the words in `reserved`, and before a token that cannot continue the
+    /// polynomial (an unmatched `)`, a second operand). Returns the polynomial and the
+    /// byte offset where it ends. Error offsets are offsets into `src`.
+    ///
+    /// ```
+    /// use polys::{Poly, Vars};
+    /// let mut vars = Vars::from_names(["i", "n"]);
+    /// let src = "0 <= 2i + 1 < n and i >= 0";
+    /// let (p, end) = Poly::parse_prefix(src, 4, &mut vars, &[]).unwrap();
+    /// assert_eq!(p.to_text(&vars), "2*i + 1");
+    /// assert_eq!(&src[end..], "< n and i >= 0");
+    /// ```
+    pub fn parse_prefix(
+        src: &str,
+        start: usize,
+        vars: &mut Vars,
+        reserved: &[&str],
+    ) -> Result<(Poly, usize), ParseError> {
+        let toks = lex(src, start, Some(reserved))?;
+        let mut p = Parser {
+            src,
+            toks,
+            pos: 0,
+            vars,
+        };
+        if *p.peek() == Tok::End {
+            return Err(p.err("expected a polynomial"));
+        }
+        let e = p.expr()?;
+        Ok((e, p.offset()))
     }
 }
 

@@ -1,0 +1,230 @@
+//! Quantifier-free formulas over polynomial sign conditions: the constraints a CAD is
+//! adapted to, and the truth values its cells carry.
+
+use polys::{Coeff, Int, Poly, Vars};
+
+/// The relation of an atom `p ~ 0`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rel {
+    Lt,
+    Le,
+    Eq,
+    Ne,
+    Ge,
+    Gt,
+}
+
+impl Rel {
+    /// Whether a value of sign `s` (-1, 0, 1) satisfies `s ~ 0`.
+    pub fn holds(self, s: i32) -> bool {
+        match self {
+            Rel::Lt => s < 0,
+            Rel::Le => s <= 0,
+            Rel::Eq => s == 0,
+            Rel::Ne => s != 0,
+            Rel::Ge => s >= 0,
+            Rel::Gt => s > 0,
+        }
+    }
+
+    /// The relation with both sides swapped: `a ~ b` iff `b ~.flip() a`.
+    pub fn flip(self) -> Rel {
+        match self {
+            Rel::Lt => Rel::Gt,
+            Rel::Le => Rel::Ge,
+            Rel::Ge => Rel::Le,
+            Rel::Gt => Rel::Lt,
+            r => r,
+        }
+    }
+
+    /// The negated relation: `not (p ~ 0)` iff `p ~.negate() 0`.
+    pub fn negate(self) -> Rel {
+        match self {
+            Rel::Lt => Rel::Ge,
+            Rel::Le => Rel::Gt,
+            Rel::Eq => Rel::Ne,
+            Rel::Ne => Rel::Eq,
+            Rel::Ge => Rel::Lt,
+            Rel::Gt => Rel::Le,
+        }
+    }
+
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Rel::Lt => "<",
+            Rel::Le => "<=",
+            Rel::Eq => "=",
+            Rel::Ne => "!=",
+            Rel::Ge => ">=",
+            Rel::Gt => ">",
+        }
+    }
+}
+
+/// An atom `poly ~ 0`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Atom {
+    pub poly: Poly,
+    pub rel: Rel,
+}
+
+impl Atom {
+    /// `lhs ~ rhs` as `lhs - rhs ~ 0`, divided by the positive integer content (which
+    /// keeps the truth value and shrinks the projection's input).
+    pub fn compare(lhs: &Poly, rel: Rel, rhs: &Poly) -> Atom {
+        let p = lhs.sub(rhs);
+        let c = p.integer_content();
+        let poly = if c.is_zero() || c.is_one() {
+            p
+        } else {
+            p.div_scalar_exact(&c)
+        };
+        Atom { poly, rel }
+    }
+}
+
+/// A formula built from atoms with and, or, not.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Formula {
+    True,
+    False,
+    Atom(Atom),
+    And(Vec<Formula>),
+    Or(Vec<Formula>),
+    Not(Box<Formula>),
+}
+
+impl Formula {
+    pub fn and(parts: Vec<Formula>) -> Formula {
+        match parts.len() {
+            0 => Formula::True,
+            1 => parts.into_iter().next().expect("one element"),
+            _ => Formula::And(parts),
+        }
+    }
+
+    pub fn or(parts: Vec<Formula>) -> Formula {
+        match parts.len() {
+            0 => Formula::False,
+            1 => parts.into_iter().next().expect("one element"),
+            _ => Formula::Or(parts),
+        }
+    }
+
+    /// Three-valued evaluation: `sign(p)` returns the sign of an atom's polynomial where it
+    /// is decided (e.g. all its variables are assigned in a partial sample) and `None`
+    /// otherwise. The result is `None` only when the known signs do not decide the formula.
+    pub fn eval_partial(&self, sign: &mut impl FnMut(&Poly) -> Option<i32>) -> Option<bool> {
+        match self {
+            Formula::True => Some(true),
+            Formula::False => Some(false),
+            Formula::Atom(a) => {
+                if let Some(c) = a.poly.constant_value() {
+                    return Some(a.rel.holds(c.signum()));
+                }
+                sign(&a.poly).map(|s| a.rel.holds(s))
+            }
+            Formula::And(fs) => {
+                let mut unknown = false;
+                for f in fs {
+                    match f.eval_partial(sign) {
+                        Some(false) => return Some(false),
+                        None => unknown = true,
+                        Some(true) => {}
+                    }
+                }
+                (!unknown).then_some(true)
+            }
+            Formula::Or(fs) => {
+                let mut unknown = false;
+                for f in fs {
+                    match f.eval_partial(sign) {
+                        Some(true) => return Some(true),
+                        None => unknown = true,
+                        Some(false) => {}
+                    }
+                }
+                (!unknown).then_some(false)
+            }
+            Formula::Not(f) => f.eval_partial(sign).map(|b| !b),
+        }
+    }
+
+    /// Exact truth value at an integer point covering every variable.
+    pub fn eval_int(&self, point: &[Int]) -> bool {
+        self.eval_partial(&mut |p| Some(p.eval(point).signum()))
+            .expect("every variable has a value, so every atom is decided")
+    }
+
+    /// The atoms' polynomials, each once, in order of first occurrence.
+    pub fn polynomials(&self) -> Vec<Poly> {
+        let mut out = Vec::new();
+        self.collect_polys(&mut out);
+        out
+    }
+
+    fn collect_polys(&self, out: &mut Vec<Poly>) {
+        match self {
+            Formula::True | Formula::False => {}
+            Formula::Atom(a) => {
+                if !a.poly.is_constant() && !out.contains(&a.poly) {
+                    out.push(a.poly.clone());
+                }
+            }
+            Formula::And(fs) | Formula::Or(fs) => fs.iter().for_each(|f| f.collect_polys(out)),
+            Formula::Not(f) => f.collect_polys(out),
+        }
+    }
+
+    /// Text in the input language (`and`, `or`, `not`, relations against 0).
+    pub fn to_text(&self, vars: &Vars) -> String {
+        match self {
+            Formula::True => "true".into(),
+            Formula::False => "false".into(),
+            Formula::Atom(a) => format!("{} {} 0", a.poly.to_text(vars), a.rel.symbol()),
+            Formula::And(fs) => join(fs, " and ", vars),
+            Formula::Or(fs) => join(fs, " or ", vars),
+            Formula::Not(f) => format!("not ({})", f.to_text(vars)),
+        }
+    }
+}
+
+fn join(fs: &[Formula], sep: &str, vars: &Vars) -> String {
+    fs.iter()
+        .map(|f| match f {
+            Formula::And(_) | Formula::Or(_) => format!("({})", f.to_text(vars)),
+            _ => f.to_text(vars),
+        })
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partial_evaluation_decides_early() {
+        let mut v = Vars::from_names(["x", "y"]);
+        let x = Poly::parse("x - 1", &mut v).unwrap();
+        let y = Poly::parse("y", &mut v).unwrap();
+        let f = Formula::And(vec![
+            Formula::Atom(Atom {
+                poly: x.clone(),
+                rel: Rel::Ge,
+            }),
+            Formula::Atom(Atom {
+                poly: y.clone(),
+                rel: Rel::Gt,
+            }),
+        ]);
+        // x = 0: the first atom fails, so the conjunction fails whatever y is.
+        let mut sign = |p: &Poly| (p == &x).then_some(-1);
+        assert_eq!(f.eval_partial(&mut sign), Some(false));
+        let mut sign = |p: &Poly| (p == &x).then_some(1);
+        assert_eq!(f.eval_partial(&mut sign), None);
+        assert!(f.eval_int(&[Int::from(2), Int::from(1)]));
+        assert_eq!(f.polynomials().len(), 2);
+    }
+}

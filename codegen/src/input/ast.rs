@@ -1,0 +1,71 @@
+//! The parsed input: parameters, statements with their domains, the parameter context and
+//! an optional schedule, all over one shared variable list.
+
+use cad::formula::Formula;
+use polys::{Poly, Vars};
+
+/// A byte range of the input, for error messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// One statement `NAME[i, j] : formula`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Statement {
+    pub name: String,
+    /// The statement's own iterator names; iterator `k` is variable `params + k` of
+    /// [`Problem::vars`].
+    pub iterators: Vec<String>,
+    /// The domain over parameters and iterators (shared variable indices).
+    pub domain: Formula,
+    pub span: Span,
+}
+
+/// An affine schedule of one statement: the time vector as polynomials over the
+/// parameters and the statement's iterators (shared variable indices).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScheduleEntry {
+    pub statement: usize,
+    pub time: Vec<Poly>,
+    pub span: Span,
+}
+
+/// A whole input file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Problem {
+    /// Parameter names, outermost first.
+    pub params: Vec<String>,
+    pub statements: Vec<Statement>,
+    /// Constraints on the parameters (`true` when none were given).
+    pub context: Formula,
+    /// One entry per statement, in statement order, when a schedule was given.
+    pub schedule: Option<Vec<ScheduleEntry>>,
+}
+
+impl Problem {
+    /// Number of iterator positions (the longest statement).
+    pub fn depth(&self) -> usize {
+        self.statements
+            .iter()
+            .map(|s| s.iterators.len())
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Parameters, then iterator positions named after the first statement that has
+    /// them: the variable list every formula of the problem is written over.
+    pub fn vars(&self) -> Vars {
+        let mut names = self.params.clone();
+        for k in 0..self.depth() {
+            let name = self
+                .statements
+                .iter()
+                .find_map(|s| s.iterators.get(k).cloned())
+                .expect("depth counts positions some statement has");
+            names.push(name);
+        }
+        Vars::from_names(names)
+    }
+}

@@ -1,0 +1,19 @@
+//! The input language: isl's set syntax extended with polynomial terms, a parameter
+//! context and an optional affine schedule.
+//!
+//! ```text
+//! # comment
+//! [n, m] -> { S1[i, j] : 0 <= i < n and 0 <= j and i*j <= m; S2[i, j] : (i - 4)^2 + j^2 <= n or i = j }
+//! [n, m] -> { : n >= 1 }
+//! ```
+
+mod ast;
+mod error;
+mod parse;
+
+pub use ast::{Problem, ScheduleEntry, Span, Statement};
+pub use error::InputError;
+pub use parse::{parse_context, parse_problem};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,634 @@
+//! Parser for the input language: isl's set and map syntax with polynomial terms.
+//!
+//! ```text
+//! file      := item*
+//! item      := ("[" names "]" "->")? "{" entry (";" entry)* "}"
+//! entry     := NAME "[" names "]" (":" formula)?        a statement (domain)
+//!            | ":" formula                               a parameter context
+//!            | NAME "[" names "]" "->" "[" exprs "]"     a schedule entry (map)
+//! formula   := conj (("or" | "||") conj)*
+//! conj      := unary (("and" | "&&") unary)*
+//! unary     := ("not" | "!") unary | "(" formula ")" | "true" | "false" | chain
+//! chain     := exprs (relop exprs)+        relop: < <= = == != >= >
+//! exprs     := polynomial ("," polynomial)*   (isl's `0 <= i, j < n`)
+//! ```
+//! Comments run from `#` to the end of the line. Polynomials are read by
+//! [`polys::Poly::parse_prefix`] with the parameters and the statement's iterators as the
+//! only known names.
+
+use super::ast::{Problem, ScheduleEntry, Span, Statement};
+use super::error::InputError;
+use cad::formula::{Atom, Formula, Rel};
+use polys::{Poly, Vars};
+
+/// Words that cannot name a variable.
+const KEYWORDS: [&str; 5] = ["and", "or", "not", "true", "false"];
+
+/// Parses a whole input file.
+///
+/// ```
+/// use codegen::input::parse_problem;
+/// let p = parse_problem("[n] -> { S[i, j] : 0 <= i < n and 0 <= j and i*j <= n }").unwrap();
+/// assert_eq!(p.params, ["n"]);
+/// assert_eq!(p.statements[0].iterators, ["i", "j"]);
+/// ```
+pub fn parse_problem(src: &str) -> Result<Problem, InputError> {
+    let blanked = blank_comments(src);
+    let mut p = Parser {
+        src: &blanked,
+        orig: src,
+        pos: 0,
+    };
+    p.file()
+}
+
+/// Parses a parameter context such as `[n] -> { : n >= 1 }` or just `n >= 1`, over the
+/// given parameters.
+pub fn parse_context(src: &str, params: &[String]) -> Result<Formula, InputError> {
+    let blanked = blank_comments(src);
+    let mut p = Parser {
+        src: &blanked,
+        orig: src,
+        pos: 0,
+    };
+    p.ws();
+    if p.peek_char() == Some('[') || p.peek_char() == Some('{') {
+        let item = p.item()?;
+        let f = match item.entries.as_slice() {
+            [Entry::Context(f)] => f.clone(),
+            _ => return Err(p.error_at(0, "expected a context `{ : formula }`")),
+        };
+        p.ws();
+        if !p.at_end() {
+            return Err(p.error("unexpected text after the context"));
+        }
+        check_param_subset(&p, &item, params)?;
+        return Ok(rename_formula(&f, &param_map(&item, params)));
+    }
+    let vars = Vars::from_names(params.iter().cloned());
+    let f = p.formula(&vars)?;
+    p.ws();
+    if !p.at_end() {
+        return Err(p.error("expected 'and', 'or' or the end of the context"));
+    }
+    Ok(f)
+}
+
+/// Replaces comments by spaces, keeping every offset and line break.
+fn blank_comments(src: &str) -> String {
+    let mut out = String::with_capacity(src.len());
+    let mut in_comment = false;
+    for c in src.chars() {
+        match c {
+            '#' => in_comment = true,
+            '\n' => in_comment = false,
+            _ => {}
+        }
+        if in_comment {
+            out.extend(std::iter::repeat_n(' ', c.len_utf8()));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+struct Parser<'a> {
+    /// The input with comments blanked.
+    src: &'a str,
+    /// The input as given, for error lines.
+    orig: &'a str,
+    pos: usize,
+}
+
+/// One `{ ... }` block before classification.
+struct Item {
+    params: Vec<(String, usize)>,
+    entries: Vec<Entry>,
+    start: usize,
+}
+
+enum Entry {
+    Statement(Statement),
+    Context(Formula),
+    Schedule {
+        name: String,
+        name_at: usize,
+        time: Vec<Poly>,
+        span: Span,
+    },
+}
+
+fn check_param_subset(p: &Parser, item: &Item, params: &[String]) -> Result<(), InputError> {
+    for (name, at) in &item.params {
+        if !params.contains(name) {
+            return Err(p.error_at(*at, format!("'{name}' is not a parameter of the domain")));
+        }
+    }
+    Ok(())
+}
+
+impl<'a> Parser<'a> {
+    fn error_at(&self, offset: usize, message: impl Into<String>) -> InputError {
+        InputError::at(self.orig, offset, message)
+    }
+
+    fn error(&self, message: impl Into<String>) -> InputError {
+        self.error_at(self.pos, message)
+    }
+
+    fn found(&self) -> String {
+        match self.peek_char() {
+            None => "the end of the input".into(),
+            Some(c) => format!("'{c}'"),
+        }
+    }
+
+    fn expected(&self, what: &str) -> InputError {
+        self.error(format!("expected {what}, found {}", self.found()))
+    }
+
+    fn ws(&mut self) {
+        let rest = &self.src[self.pos..];
+        self.pos += rest.len() - rest.trim_start().len();
+    }
+
+    fn at_end(&self) -> bool {
+        self.pos >= self.src.len()
+    }
+
+    fn peek_char(&self) -> Option<char> {
+        self.src[self.pos..].chars().next()
+    }
+
+    fn rest(&self) -> &str {
+        &self.src[self.pos..]
+    }
+
+    /// Consumes `tok` (after whitespace) if it is next.
+    fn eat(&mut self, tok: &str) -> bool {
+        self.ws();
+        if self.rest().starts_with(tok) {
+            // A keyword must not be the prefix of a longer identifier.
+            let is_word = tok.chars().all(|c| c.is_alphanumeric());
+            if is_word {
+                let next = self.rest()[tok.len()..].chars().next();
+                if next.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                    return false;
+                }
+            }
+            self.pos += tok.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect(&mut self, tok: &str, what: &str) -> Result<(), InputError> {
+        if self.eat(tok) {
+            Ok(())
+        } else {
+            Err(self.expected(what))
+        }
+    }
+
+    fn ident(&mut self, what: &str) -> Result<(String, usize), InputError> {
+        self.ws();
+        let start = self.pos;
+        let mut end = start;
+        for (i, c) in self.rest().char_indices() {
+            let ok = if i == 0 {
+                c.is_alphabetic() || c == '_'
+            } else {
+                c.is_alphanumeric() || c == '_' || c == '\''
+            };
+            if !ok {
+                break;
+            }
+            end = start + i + c.len_utf8();
+        }
+        if end == start {
+            return Err(self.expected(what));
+        }
+        let name = self.src[start..end].to_string();
+        if KEYWORDS.contains(&name.as_str()) {
+            return Err(self.error(format!("'{name}' is a keyword, not a name")));
+        }
+        self.pos = end;
+        Ok((name, start))
+    }
+
+    /// `a, b, c` up to (not including) `close`; empty lists allowed.
+    fn names(&mut self, close: &str, what: &str) -> Result<Vec<(String, usize)>, InputError> {
+        let mut out = Vec::new();
+        self.ws();
+        if self.rest().starts_with(close) {
+            return Ok(out);
+        }
+        loop {
+            out.push(self.ident(what)?);
+            if !self.eat(",") {
+                return Ok(out);
+            }
+        }
+    }
+
+    fn file(&mut self) -> Result<Problem, InputError> {
+        let mut items = Vec::new();
+        loop {
+            self.ws();
+            if self.at_end() {
+                break;
+            }
+            items.push(self.item()?);
+        }
+        assemble(self, items)
+    }
+
+    fn item(&mut self) -> Result<Item, InputError> {
+        self.ws();
+        let start = self.pos;
+        let mut params = Vec::new();
+        if self.eat("[") {
+            params = self.names("]", "a parameter name")?;
+            self.expect("]", "',' or ']' after the parameters")?;
+            self.expect("->", "'->' after the parameter list")?;
+        }
+        check_unique(self, &params, "parameter")?;
+        self.expect("{", "'{' to start a set")?;
+        let pnames: Vec<String> = params.iter().map(|(n, _)| n.clone()).collect();
+        let mut entries = Vec::new();
+        self.ws();
+        if !self.eat("}") {
+            loop {
+                entries.push(self.entry(&pnames)?);
+                if self.eat(";") {
+                    continue;
+                }
+                self.expect("}", "';' or '}'")?;
+                break;
+            }
+        }
+        Ok(Item {
+            params,
+            entries,
+            start,
+        })
+    }
+
+    fn entry(&mut self, params: &[String]) -> Result<Entry, InputError> {
+        self.ws();
+        let start = self.pos;
+        if self.eat(":") {
+            let vars = Vars::from_names(params.iter().cloned());
+            let f = self.formula(&vars)?;
+            return Ok(Entry::Context(f));
+        }
+        let (name, name_at) = self.ident("a statement name or ':'")?;
+        self.expect("[", "'[' after the statement name")?;
+        let iters = self.names("]", "an iterator name")?;
+        self.expect("]", "',' or ']' after the iterators")?;
+        for (it, at) in &iters {
+            if params.contains(it) {
+                return Err(
+                    self.error_at(*at, format!("iterator '{it}' has the name of a parameter"))
+                );
+            }
+        }
+        check_unique(self, &iters, "iterator")?;
+        let mut names: Vec<String> = params.to_vec();
+        names.extend(iters.iter().map(|(n, _)| n.clone()));
+        let vars = Vars::from_names(names);
+        if self.eat("->") {
+            self.expect("[", "'[' to start the schedule's time vector")?;
+            let mut time = Vec::new();
+            self.ws();
+            if !self.rest().starts_with(']') {
+                loop {
+                    time.push(self.poly(&vars)?);
+                    if !self.eat(",") {
+                        break;
+                    }
+                }
+            }
+            self.expect("]", "',' or ']' in the time vector")?;
+            return Ok(Entry::Schedule {
+                name,
+                name_at,
+                time,
+                span: Span {
+                    start,
+                    end: self.pos,
+                },
+            });
+        }
+        let domain = if self.eat(":") {
+            self.formula(&vars)?
+        } else {
+            Formula::True
+        };
+        Ok(Entry::Statement(Statement {
+            name,
+            iterators: iters.into_iter().map(|(n, _)| n).collect(),
+            domain,
+            span: Span {
+                start,
+                end: self.pos,
+            },
+        }))
+    }
+
+    fn poly(&mut self, vars: &Vars) -> Result<Poly, InputError> {
+        self.ws();
+        let mut v = vars.clone();
+        let (p, end) = Poly::parse_prefix(self.src, self.pos, &mut v, &KEYWORDS)
+            .map_err(|e| self.error_at(e.offset, e.message))?;
+        self.pos = end;
+        Ok(p)
+    }
+
+    fn formula(&mut self, vars: &Vars) -> Result<Formula, InputError> {
+        let mut parts = vec![self.conj(vars)?];
+        while self.eat("or") || self.eat("||") {
+            parts.push(self.conj(vars)?);
+        }
+        Ok(Formula::or(parts))
+    }
+
+    fn conj(&mut self, vars: &Vars) -> Result<Formula, InputError> {
+        let mut parts = vec![self.unary(vars)?];
+        while self.eat("and") || self.eat("&&") {
+            parts.push(self.unary(vars)?);
+        }
+        Ok(Formula::and(parts))
+    }
+
+    fn unary(&mut self, vars: &Vars) -> Result<Formula, InputError> {
+        if self.eat("not") {
+            return Ok(Formula::Not(Box::new(self.unary(vars)?)));
+        }
+        self.ws();
+        if self.rest().starts_with('!') && !self.rest().starts_with("!=") {
+            self.pos += 1;
+            return Ok(Formula::Not(Box::new(self.unary(vars)?)));
+        }
+        if self.eat("true") {
+            return Ok(Formula::True);
+        }
+        if self.eat("false") {
+            return Ok(Formula::False);
+        }
+        self.ws();
+        let start = self.pos;
+        // A parenthesis opens either a polynomial (`(i - 4)^2 <= n`) or a formula
+        // (`(i < n or j < n)`): try the comparison chain first, then the formula.
+        let chain_err = match self.chain(vars) {
+            Ok(f) => return Ok(f),
+            Err(e) => e,
+        };
+        if self.src[start..].starts_with('(') {
+            self.pos = start + 1;
+            match self.formula(vars).and_then(|f| {
+                self.expect(")", "')' or a connective")?;
+                Ok(f)
+            }) {
+                Ok(f) => return Ok(f),
+                // Report whichever reading got further into the input.
+                Err(e) if e.offset > chain_err.offset => return Err(e),
+                Err(_) => {}
+            }
+        }
+        Err(chain_err)
+    }
+
+    fn exprs(&mut self, vars: &Vars) -> Result<Vec<Poly>, InputError> {
+        let mut out = vec![self.poly(vars)?];
+        while self.eat(",") {
+            out.push(self.poly(vars)?);
+        }
+        Ok(out)
+    }
+
+    fn relop(&mut self) -> Option<Rel> {
+        self.ws();
+        for (tok, rel) in [
+            ("<=", Rel::Le),
+            (">=", Rel::Ge),
+            ("==", Rel::Eq),
+            ("!=", Rel::Ne),
+            ("<", Rel::Lt),
+            (">", Rel::Gt),
+            ("=", Rel::Eq),
+        ] {
+            if self.eat(tok) {
+                return Some(rel);
+            }
+        }
+        None
+    }
+
+    fn chain(&mut self, vars: &Vars) -> Result<Formula, InputError> {
+        let mut lhs = self.exprs(vars)?;
+        let mut atoms = Vec::new();
+        while let Some(rel) = self.relop() {
+            let rhs = self.exprs(vars)?;
+            for a in &lhs {
+                for b in &rhs {
+                    atoms.push(Formula::Atom(Atom::compare(a, rel, b)));
+                }
+            }
+            lhs = rhs;
+        }
+        if atoms.is_empty() {
+            return Err(self.expected("a comparison (<, <=, =, !=, >=, >)"));
+        }
+        Ok(Formula::and(atoms))
+    }
+}
+
+fn check_unique(p: &Parser, names: &[(String, usize)], what: &str) -> Result<(), InputError> {
+    for (k, (n, at)) in names.iter().enumerate() {
+        if names[..k].iter().any(|(m, _)| m == n) {
+            return Err(p.error_at(*at, format!("{what} '{n}' is declared twice")));
+        }
+    }
+    Ok(())
+}
+
+/// Classifies the blocks of a file into domain, context and schedule.
+fn assemble(p: &Parser, items: Vec<Item>) -> Result<Problem, InputError> {
+    let mut domain: Option<Item> = None;
+    let mut context: Option<Item> = None;
+    let mut schedule: Option<Item> = None;
+    for item in items {
+        let kinds: Vec<u8> = item
+            .entries
+            .iter()
+            .map(|e| match e {
+                Entry::Statement(_) => 0,
+                Entry::Context(_) => 1,
+                Entry::Schedule { .. } => 2,
+            })
+            .collect();
+        let kind = match kinds.first() {
+            Some(&k) => k,
+            None if domain.is_none() => 0,
+            None => {
+                return Err(p.error_at(item.start, "an empty set is allowed only as the domain"))
+            }
+        };
+        if kinds.iter().any(|&k| k != kind) {
+            return Err(p.error_at(
+                item.start,
+                "a set mixes statements, context constraints and schedule entries",
+            ));
+        }
+        let slot = match kind {
+            0 => &mut domain,
+            1 => &mut context,
+            _ => &mut schedule,
+        };
+        if slot.is_some() {
+            let what = ["domain", "context", "schedule"][kind as usize];
+            return Err(p.error_at(item.start, format!("a second {what} is not allowed")));
+        }
+        *slot = Some(item);
+    }
+    let domain = domain.ok_or_else(|| p.error_at(p.src.len(), "expected a set of statements"))?;
+    let params: Vec<String> = domain.params.iter().map(|(n, _)| n.clone()).collect();
+    let mut statements: Vec<Statement> = Vec::new();
+    for e in domain.entries {
+        if let Entry::Statement(s) = e {
+            if statements.iter().any(|t| t.name == s.name) {
+                return Err(p.error_at(
+                    s.span.start,
+                    format!("statement '{}' is declared twice", s.name),
+                ));
+            }
+            statements.push(s);
+        }
+    }
+    let context_formula = match context {
+        None => Formula::True,
+        Some(c) => {
+            check_param_subset(p, &c, &params)?;
+            // The context was parsed over its own parameter list: re-index to the domain's.
+            let map = param_map(&c, &params);
+            let parts = c
+                .entries
+                .into_iter()
+                .map(|e| match e {
+                    Entry::Context(f) => rename_formula(&f, &map),
+                    _ => unreachable!("classified as context"),
+                })
+                .collect();
+            Formula::and(parts)
+        }
+    };
+    let schedule = match schedule {
+        None => {
+            let depth = statements.first().map(|s| s.iterators.len());
+            if let Some(s) = statements.iter().find(|s| Some(s.iterators.len()) != depth) {
+                return Err(p.error_at(
+                    s.span.start,
+                    format!(
+                        "statement '{}' has {} iterators but the first has {}: statements of different dimension need a schedule",
+                        s.name,
+                        s.iterators.len(),
+                        depth.unwrap_or(0)
+                    ),
+                ));
+            }
+            None
+        }
+        Some(sch) => Some(schedule_entries(p, sch, &params, &statements)?),
+    };
+    Ok(Problem {
+        params,
+        statements,
+        context: context_formula,
+        schedule,
+    })
+}
+
+fn schedule_entries(
+    p: &Parser,
+    sch: Item,
+    params: &[String],
+    statements: &[Statement],
+) -> Result<Vec<ScheduleEntry>, InputError> {
+    check_param_subset(p, &sch, params)?;
+    let np = sch.params.len();
+    let mut out: Vec<Option<ScheduleEntry>> = vec![None; statements.len()];
+    let mut len = None;
+    let pmap = param_map(&sch, params);
+    for e in sch.entries {
+        let Entry::Schedule {
+            name,
+            name_at,
+            time,
+            span,
+        } = e
+        else {
+            unreachable!("classified as schedule")
+        };
+        let Some(k) = statements.iter().position(|s| s.name == name) else {
+            return Err(p.error_at(
+                name_at,
+                format!("unknown statement '{name}' in the schedule"),
+            ));
+        };
+        if out[k].is_some() {
+            return Err(p.error_at(name_at, format!("statement '{name}' is scheduled twice")));
+        }
+        if *len.get_or_insert(time.len()) != time.len() {
+            return Err(p.error_at(span.start, "time vectors of different lengths"));
+        }
+        // Parsed over (schedule params, iterators): re-index to (domain params, iterators).
+        let mut map = pmap.clone();
+        map.extend((0..statements[k].iterators.len()).map(|i| params.len() + i));
+        debug_assert_eq!(map.len(), np + statements[k].iterators.len());
+        out[k] = Some(ScheduleEntry {
+            statement: k,
+            time: time.iter().map(|t| t.rename(&map)).collect(),
+            span,
+        });
+    }
+    out.into_iter()
+        .enumerate()
+        .map(|(k, e)| {
+            e.ok_or_else(|| {
+                p.error_at(
+                    sch.start,
+                    format!(
+                        "the schedule has no entry for statement '{}'",
+                        statements[k].name
+                    ),
+                )
+            })
+        })
+        .collect()
+}
+
+/// Where each parameter of `item` sits in the domain's list (`item`'s parameters are a
+/// checked subset of `params`).
+fn param_map(item: &Item, params: &[String]) -> Vec<usize> {
+    item.params
+        .iter()
+        .map(|(n, _)| params.iter().position(|m| m == n).expect("checked subset"))
+        .collect()
+}
+
+fn rename_formula(f: &Formula, map: &[usize]) -> Formula {
+    match f {
+        Formula::True => Formula::True,
+        Formula::False => Formula::False,
+        Formula::Atom(a) => Formula::Atom(Atom {
+            poly: a.poly.rename(map),
+            rel: a.rel,
+        }),
+        Formula::And(fs) => Formula::And(fs.iter().map(|g| rename_formula(g, map)).collect()),
+        Formula::Or(fs) => Formula::Or(fs.iter().map(|g| rename_formula(g, map)).collect()),
+        Formula::Not(g) => Formula::Not(Box::new(rename_formula(g, map))),
+    }
+}
