@@ -5,6 +5,7 @@
 //! external tool.
 
 mod diagnostic;
+mod la;
 mod poly;
 
 use clap::{Parser, Subcommand};
@@ -24,6 +25,8 @@ pub enum Command {
     /// Inspect polynomial algebra: resultants, discriminants, factors, gcds, square-free parts.
     #[command(subcommand)]
     Poly(poly::PolyCommand),
+    /// Map a linear-algebra problem (Linnea's input language) to a cheap kernel sequence.
+    La(la::LaArgs),
 }
 
 /// Runs the tool on the process arguments and returns the exit code.
@@ -42,6 +45,7 @@ pub fn main() -> i32 {
     };
     let result = match cli.command {
         Command::Poly(c) => poly::run(c),
+        Command::La(a) => la::run(a),
     };
     match result {
         Ok(()) => 0,

@@ -1,0 +1,599 @@
+//! [`Algebraic`]: real algebraic numbers, either rationals kept as rationals or a root of
+//! a square-free integer polynomial in an isolating interval; exact comparison, floor and
+//! ceiling, signs of univariate polynomials, and the rational samples CAD puts in sectors.
+//!
+//! Every question is answered exactly. Refinement (bisection of the isolating interval)
+//! settles the generic case quickly; equality, which refinement alone can never prove, is
+//! decided by a gcd and a sign test.
+
+use crate::error::CadError;
+use crate::isolate::{count_roots, isolate_square_free, RootInterval};
+use crate::upoly::UPoly;
+use num_traits::{One, Signed, ToPrimitive};
+use polys::{BigInt, BigRational, Coeff};
+use std::cmp::Ordering;
+use std::fmt;
+
+/// An irrational-or-unknown root: the unique root of `poly` in the open interval
+/// `(lo, hi)`.
+///
+/// Invariants: `poly` is square-free, primitive, of degree at least 2, with exactly one
+/// root in `(lo, hi)` and no root at `lo` or `hi`; `lo_sign` is the sign of `poly(lo)`,
+/// the opposite of the sign of `poly(hi)`.
+#[derive(Clone, Debug)]
+pub struct RealRoot {
+    poly: UPoly,
+    lo: BigRational,
+    hi: BigRational,
+    lo_sign: i32,
+}
+
+fn two() -> BigRational {
+    BigRational::from_integer(BigInt::from(2))
+}
+
+impl RealRoot {
+    /// The square-free defining polynomial.
+    pub fn poly(&self) -> &UPoly {
+        &self.poly
+    }
+
+    /// Lower end of the isolating interval.
+    pub fn lo(&self) -> &BigRational {
+        &self.lo
+    }
+
+    /// Upper end of the isolating interval.
+    pub fn hi(&self) -> &BigRational {
+        &self.hi
+    }
+
+    /// Halves the interval; returns the midpoint when it is the root.
+    fn bisect(&mut self) -> Option<BigRational> {
+        let mid = (&self.lo + &self.hi) / two();
+        match self.poly.sign_at(&mid) {
+            0 => Some(mid),
+            s if s == self.lo_sign => {
+                self.lo = mid;
+                None
+            }
+            _ => {
+                self.hi = mid;
+                None
+            }
+        }
+    }
+
+    /// Compares the root with a rational, exactly.
+    fn cmp_rational(&self, r: &BigRational) -> Ordering {
+        if r <= &self.lo {
+            return Ordering::Greater;
+        }
+        if r >= &self.hi {
+            return Ordering::Less;
+        }
+        match self.poly.sign_at(r) {
+            0 => Ordering::Equal,
+            // Same sign as at lo: the sign change, hence the root, lies in (r, hi).
+            s if s == self.lo_sign => Ordering::Greater,
+            _ => Ordering::Less,
+        }
+    }
+
+    /// Whether two roots are the same number: then it is a root of the gcd of the defining
+    /// polynomials inside both intervals.
+    fn same_as(&self, o: &RealRoot) -> bool {
+        let lo = (&self.lo).max(&o.lo);
+        let hi = (&self.hi).min(&o.hi);
+        if lo >= hi {
+            return false;
+        }
+        let g = self.poly.gcd(&o.poly);
+        // g divides both square-free polynomials, so its roots are simple, it has at most
+        // one root in the intersection and vanishes at neither end: a root is there
+        // exactly when g changes sign.
+        g.degree() > 0 && g.sign_at(lo) != g.sign_at(hi)
+    }
+}
+
+/// A real algebraic number.
+#[derive(Clone, Debug)]
+pub enum Algebraic {
+    /// A rational number, exactly.
+    Rational(BigRational),
+    /// A root given by a defining polynomial and an isolating interval.
+    Root(RealRoot),
+}
+
+impl From<BigRational> for Algebraic {
+    fn from(r: BigRational) -> Algebraic {
+        Algebraic::Rational(r)
+    }
+}
+
+impl From<BigInt> for Algebraic {
+    fn from(n: BigInt) -> Algebraic {
+        Algebraic::Rational(BigRational::from_integer(n))
+    }
+}
+
+impl From<i64> for Algebraic {
+    fn from(n: i64) -> Algebraic {
+        Algebraic::from(BigInt::from(n))
+    }
+}
+
+/// The simplest rational strictly between `a < b`: the smallest integer above `a` when
+/// it is below `b`, otherwise (continued fractions) the one of smallest denominator.
+fn simplest_between(a: &Algebraic, b: &Algebraic) -> BigRational {
+    let n = a.floor();
+    let next = BigRational::from_integer(&n + BigInt::from(1u8));
+    if Algebraic::Rational(next.clone()) < *b {
+        return next;
+    }
+    // n <= a < b <= n + 1: the answer is n + 1/s with s strictly between 1 / (b - n) and
+    // 1 / (a - n) (infinite when a = n).
+    let nq = BigRational::from_integer(n.clone());
+    let s_lo = b.sub_integer(&n).recip_positive();
+    let s = match a.to_rational() {
+        Some(r) if *r == nq => BigRational::from_integer(s_lo.floor() + BigInt::from(1u8)),
+        _ => simplest_between(&s_lo, &a.sub_integer(&n).recip_positive()),
+    };
+    nq + s.recip()
+}
+
+impl Algebraic {
+    /// The rational `n / d`; `None` when `d = 0`.
+    pub fn ratio(n: i64, d: i64) -> Option<Algebraic> {
+        (d != 0).then(|| Algebraic::Rational(BigRational::new(n.into(), d.into())))
+    }
+
+    /// The unique root of `p` in the open interval `(lo, hi)`. Fails unless `p` has
+    /// exactly one root there and none at `lo` or `hi`.
+    pub fn from_root(p: &UPoly, lo: BigRational, hi: BigRational) -> Result<Algebraic, CadError> {
+        let s = p.square_free_part();
+        if s.is_zero() {
+            return Err(CadError::ZeroPolynomial);
+        }
+        let not_isolating = || CadError::NotIsolating {
+            lo: lo.to_string(),
+            hi: hi.to_string(),
+        };
+        let lo_sign = s.sign_at(&lo);
+        if lo >= hi || lo_sign == 0 || s.sign_at(&hi) == 0 || count_roots(&s, &lo, &hi)? != 1 {
+            return Err(not_isolating());
+        }
+        Ok(Algebraic::from_interval(s, RootInterval::Open { lo, hi }))
+    }
+
+    /// Builds the number from an isolating interval of a root of the square-free `s`.
+    fn from_interval(s: UPoly, r: RootInterval) -> Algebraic {
+        match r {
+            RootInterval::Exact(x) => Algebraic::Rational(x),
+            RootInterval::Open { lo, hi } => {
+                if s.degree() == 1 {
+                    let c = s.coeffs();
+                    return Algebraic::Rational(BigRational::new(
+                        (-&c[0]).to_bigint(),
+                        c[1].to_bigint(),
+                    ));
+                }
+                let lo_sign = s.sign_at(&lo);
+                Algebraic::Root(RealRoot {
+                    poly: s,
+                    lo,
+                    hi,
+                    lo_sign,
+                })
+            }
+        }
+    }
+
+    /// The distinct real roots of `p`, increasing.
+    ///
+    /// ```
+    /// use cad::{Algebraic, UPoly};
+    /// let roots = Algebraic::roots_of(&UPoly::from_i64s(&[-2, 0, 1])).unwrap(); // x^2 - 2
+    /// assert_eq!(roots.len(), 2);
+    /// assert_eq!(roots[1].floor(), 1.into());
+    /// assert!(roots[0] < roots[1]);
+    /// ```
+    pub fn roots_of(p: &UPoly) -> Result<Vec<Algebraic>, CadError> {
+        if p.is_zero() {
+            return Err(CadError::ZeroPolynomial);
+        }
+        let s = p.square_free_part();
+        Ok(isolate_square_free(&s)
+            .into_iter()
+            .map(|r| Algebraic::from_interval(s.clone(), r))
+            .collect())
+    }
+
+    /// The value as a rational, when it is stored as one.
+    pub fn to_rational(&self) -> Option<&BigRational> {
+        match self {
+            Algebraic::Rational(r) => Some(r),
+            Algebraic::Root(_) => None,
+        }
+    }
+
+    /// Whether the number is stored as a rational. (A root whose defining polynomial has a
+    /// rational root elsewhere is still irrational; a rational root found only inside an
+    /// isolating interval stays a [`Algebraic::Root`] until refinement hits it.)
+    pub fn is_rational(&self) -> bool {
+        matches!(self, Algebraic::Rational(_))
+    }
+
+    /// A closed interval containing the number (a point for rationals).
+    pub fn bounds(&self) -> (BigRational, BigRational) {
+        match self {
+            Algebraic::Rational(r) => (r.clone(), r.clone()),
+            Algebraic::Root(x) => (x.lo.clone(), x.hi.clone()),
+        }
+    }
+
+    /// A square-free integer polynomial with the number as a root (`q x - p` for `p/q`).
+    pub fn defining_poly(&self) -> UPoly {
+        match self {
+            Algebraic::Rational(r) => UPoly::linear_for(r),
+            Algebraic::Root(x) => x.poly.clone(),
+        }
+    }
+
+    /// Halves the isolating interval (no-op for rationals); becomes a rational when the
+    /// midpoint is the root.
+    pub fn refine(&mut self) {
+        if let Algebraic::Root(x) = self {
+            if let Some(r) = x.bisect() {
+                *self = Algebraic::Rational(r);
+            }
+        }
+    }
+
+    /// Refines until the isolating interval is narrower than `width`.
+    pub fn refine_to(&mut self, width: &BigRational) {
+        while let Algebraic::Root(x) = self {
+            if &(&x.hi - &x.lo) < width {
+                return;
+            }
+            self.refine();
+        }
+    }
+
+    /// `-self`.
+    pub fn neg(&self) -> Algebraic {
+        match self {
+            Algebraic::Rational(r) => Algebraic::Rational(-r),
+            Algebraic::Root(x) => {
+                let poly = x.poly.negate_x().primitive();
+                let lo = -&x.hi;
+                let lo_sign = poly.sign_at(&lo);
+                Algebraic::Root(RealRoot {
+                    poly,
+                    lo,
+                    hi: -&x.lo,
+                    lo_sign,
+                })
+            }
+        }
+    }
+
+    /// The sign (-1, 0, 1) of the univariate `q` at this number, exactly.
+    pub fn sign_of(&self, q: &UPoly) -> i32 {
+        match self {
+            Algebraic::Rational(r) => q.sign_at(r),
+            Algebraic::Root(x) => sign_at_root(x.clone(), q),
+        }
+    }
+
+    /// The largest integer `<= self`.
+    pub fn floor(&self) -> BigInt {
+        let mut x = match self {
+            Algebraic::Rational(r) => return r.floor().to_integer(),
+            Algebraic::Root(x) => x.clone(),
+        };
+        loop {
+            let f = x.lo.floor();
+            let n = &f + BigRational::one();
+            if n >= x.hi {
+                // lo < self < hi <= n and f <= lo.
+                return f.to_integer();
+            }
+            if &x.hi - &x.lo > BigRational::one() {
+                if let Some(r) = x.bisect() {
+                    return r.floor().to_integer();
+                }
+                continue;
+            }
+            // Width at most 1: n is the only integer in (lo, hi).
+            return match x.cmp_rational(&n) {
+                Ordering::Less => f.to_integer(),
+                _ => n.to_integer(),
+            };
+        }
+    }
+
+    /// The smallest integer `>= self`.
+    pub fn ceil(&self) -> BigInt {
+        -self.neg().floor()
+    }
+
+    /// The integer just below: the largest integer strictly less than `self`. CAD uses it
+    /// as the sample of the sector below the lowest root.
+    pub fn integer_below(&self) -> BigInt {
+        self.ceil() - BigInt::from(1u8)
+    }
+
+    /// The integer just above: the smallest integer strictly greater than `self`, the
+    /// sample of the sector above the highest root.
+    pub fn integer_above(&self) -> BigInt {
+        self.floor() + BigInt::from(1u8)
+    }
+
+    /// A rational strictly between `self` and `upper`: the smallest integer above `self`
+    /// when that is below `upper` (so a sector containing an integer gets an integer
+    /// sample), otherwise the rational of smallest denominator in between.
+    pub fn rational_between(&self, upper: &Algebraic) -> Result<BigRational, CadError> {
+        if self >= upper {
+            return Err(CadError::EmptyInterval {
+                lo: self.to_string(),
+                hi: upper.to_string(),
+            });
+        }
+        Ok(simplest_between(self, upper))
+    }
+
+    /// `self - n`.
+    fn sub_integer(&self, n: &BigInt) -> Algebraic {
+        match self {
+            Algebraic::Rational(r) => Algebraic::Rational(r - BigRational::from_integer(n.clone())),
+            Algebraic::Root(x) => {
+                let nq = BigRational::from_integer(n.clone());
+                Algebraic::Root(RealRoot {
+                    poly: x.poly.taylor_shift(&polys::Int::from(n.clone())),
+                    lo: &x.lo - &nq,
+                    hi: &x.hi - &nq,
+                    lo_sign: x.lo_sign,
+                })
+            }
+        }
+    }
+
+    /// `1 / self` for `self > 0`.
+    fn recip_positive(&self) -> Algebraic {
+        let mut a = self.clone();
+        loop {
+            match &a {
+                Algebraic::Rational(r) => return Algebraic::Rational(r.recip()),
+                Algebraic::Root(x) if x.lo.is_positive() => {
+                    // x^d p(1/x) has the root 1/self, isolated by (1/hi, 1/lo).
+                    let poly = x.poly.reverse();
+                    let lo = x.hi.recip();
+                    let lo_sign = poly.sign_at(&lo);
+                    return Algebraic::Root(RealRoot {
+                        poly,
+                        lo,
+                        hi: x.lo.recip(),
+                        lo_sign,
+                    });
+                }
+                Algebraic::Root(_) => a.refine(),
+            }
+        }
+    }
+
+    /// An approximation for display; never used for decisions.
+    pub fn to_f64(&self) -> f64 {
+        let mut x = self.clone();
+        x.refine_to(&BigRational::new(
+            BigInt::from(1u8),
+            BigInt::from(1u8) << 60u32,
+        ));
+        let (lo, hi) = x.bounds();
+        ((lo + hi) / two()).to_f64().unwrap_or(f64::NAN)
+    }
+}
+
+/// Sign of `q` at the root `x` (a local copy, refined freely).
+fn sign_at_root(mut x: RealRoot, q: &UPoly) -> i32 {
+    if q.degree() == 0 {
+        return q.lc().signum();
+    }
+    let mut gcd_checked = false;
+    for round in 0.. {
+        if q.descartes_bound(&x.lo, &x.hi) == 0 {
+            // q has no root in (lo, hi), so its sign there is its sign at the root.
+            return q.sign_at(&((&x.lo + &x.hi) / two()));
+        }
+        // Refinement alone never proves q(root) = 0; after a few rounds ask the gcd.
+        if !gcd_checked && round >= 2 {
+            gcd_checked = true;
+            let g = x.poly.gcd(q);
+            if g.degree() > 0 && g.sign_at(&x.lo) != g.sign_at(&x.hi) {
+                return 0;
+            }
+        }
+        if let Some(r) = x.bisect() {
+            return q.sign_at(&r);
+        }
+    }
+    unreachable!("the refinement loop returns")
+}
+
+/// Compares two roots exactly on local copies.
+fn cmp_roots(mut x: RealRoot, mut y: RealRoot) -> Ordering {
+    let mut equality_checked = false;
+    for round in 0.. {
+        if x.hi <= y.lo {
+            return Ordering::Less;
+        }
+        if y.hi <= x.lo {
+            return Ordering::Greater;
+        }
+        // Refinement separates distinct numbers but never equal ones: after a few rounds
+        // (at once when the polynomials agree) decide equality exactly.
+        if !equality_checked && (round >= 3 || x.poly == y.poly) {
+            equality_checked = true;
+            if x.same_as(&y) {
+                return Ordering::Equal;
+            }
+        }
+        if &x.hi - &x.lo >= &y.hi - &y.lo {
+            if let Some(r) = x.bisect() {
+                return y.cmp_rational(&r).reverse();
+            }
+        } else if let Some(r) = y.bisect() {
+            return x.cmp_rational(&r);
+        }
+    }
+    unreachable!("the refinement loop returns")
+}
+
+impl Ord for Algebraic {
+    fn cmp(&self, o: &Algebraic) -> Ordering {
+        match (self, o) {
+            (Algebraic::Rational(a), Algebraic::Rational(b)) => a.cmp(b),
+            (Algebraic::Root(x), Algebraic::Rational(r)) => x.cmp_rational(r),
+            (Algebraic::Rational(r), Algebraic::Root(x)) => x.cmp_rational(r).reverse(),
+            (Algebraic::Root(x), Algebraic::Root(y)) => cmp_roots(x.clone(), y.clone()),
+        }
+    }
+}
+
+impl PartialOrd for Algebraic {
+    fn partial_cmp(&self, o: &Algebraic) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl PartialEq for Algebraic {
+    fn eq(&self, o: &Algebraic) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
+
+impl Eq for Algebraic {}
+
+impl fmt::Display for Algebraic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Algebraic::Rational(r) => write!(f, "{r}"),
+            Algebraic::Root(x) => {
+                let c: Vec<String> = x.poly.coeffs().iter().map(|c| c.to_string()).collect();
+                write!(
+                    f,
+                    "root of [{}] in ({}, {}) ~ {:.6}",
+                    c.join(", "),
+                    x.lo,
+                    x.hi,
+                    self.to_f64()
+                )
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use polys::rational;
+
+    fn sqrt(n: i64) -> Algebraic {
+        Algebraic::roots_of(&UPoly::from_i64s(&[-n, 0, 1]))
+            .unwrap()
+            .pop()
+            .unwrap()
+    }
+
+    #[test]
+    fn ordering_and_equality() {
+        let s2 = sqrt(2);
+        let s3 = sqrt(3);
+        assert!(s2 < s3);
+        assert!(s2 > Algebraic::ratio(1414, 1000).unwrap());
+        assert!(s2 < Algebraic::ratio(1415, 1000).unwrap());
+        // sqrt 2 as the positive real root of x^6 - 8 = (x^2 - 2)(x^4 + 2x^2 + 4).
+        let other = Algebraic::from_root(
+            &UPoly::from_i64s(&[-8, 0, 0, 0, 0, 0, 1]),
+            rational(1, 1),
+            rational(3, 2),
+        )
+        .unwrap();
+        assert_eq!(s2, other);
+        assert_eq!(sqrt(4), Algebraic::from(2));
+        assert_eq!(s2.neg().neg(), s2);
+        assert!(s2.neg() < Algebraic::from(-1));
+        // 2 sqrt 2 = sqrt 8, with different polynomials.
+        let two_s2 = Algebraic::from_root(
+            &UPoly::from_i64s(&[-2, 0, 1]).compose_affine(&0.into(), &1.into(), &2.into()),
+            rational(2, 1),
+            rational(3, 1),
+        )
+        .unwrap();
+        assert_eq!(two_s2, sqrt(8));
+    }
+
+    #[test]
+    fn from_root_rejects_bad_intervals() {
+        let p = UPoly::from_i64s(&[-2, 0, 1]);
+        assert!(Algebraic::from_root(&p, rational(-2, 1), rational(2, 1)).is_err());
+        assert!(Algebraic::from_root(&p, rational(0, 1), rational(1, 1)).is_err());
+        // A linear polynomial gives a rational.
+        let r = Algebraic::from_root(
+            &UPoly::from_i64s(&[-37, 3]),
+            rational(12, 1),
+            rational(13, 1),
+        );
+        assert_eq!(r.unwrap().to_rational(), Some(&rational(37, 3)));
+    }
+
+    #[test]
+    fn floor_ceil_and_samples() {
+        let s2 = sqrt(2);
+        assert_eq!(s2.floor(), 1.into());
+        assert_eq!(s2.ceil(), 2.into());
+        assert_eq!(s2.neg().floor(), (-2).into());
+        assert_eq!(s2.neg().ceil(), (-1).into());
+        assert_eq!(sqrt(9).floor(), 3.into());
+        let big = sqrt(1_000_001);
+        assert_eq!(big.floor(), 1000.into());
+        let s3 = sqrt(3);
+        // No integer strictly between sqrt 2 and sqrt 3: the simplest rational is 3/2.
+        assert_eq!(s2.rational_between(&s3).unwrap(), rational(3, 2));
+        assert_eq!(
+            Algebraic::from(1).rational_between(&sqrt(5)).unwrap(),
+            rational(2, 1)
+        );
+        assert!(s3.rational_between(&s2).is_err());
+        assert_eq!(
+            Algebraic::ratio(7, 1)
+                .unwrap()
+                .rational_between(&Algebraic::ratio(37, 3).unwrap())
+                .unwrap(),
+            rational(8, 1)
+        );
+        assert_eq!(
+            Algebraic::ratio(1, 3)
+                .unwrap()
+                .rational_between(&Algebraic::ratio(1, 2).unwrap())
+                .unwrap(),
+            rational(2, 5)
+        );
+        assert_eq!(s2.integer_below(), 1.into());
+        assert_eq!(Algebraic::from(4).integer_below(), 3.into());
+        assert_eq!(Algebraic::from(4).integer_above(), 5.into());
+    }
+
+    #[test]
+    fn univariate_signs() {
+        let s2 = sqrt(2);
+        assert_eq!(s2.sign_of(&UPoly::from_i64s(&[-2, 0, 1])), 0);
+        assert_eq!(s2.sign_of(&UPoly::from_i64s(&[-3, 0, 1])), -1);
+        // x^4 - 4 = (x^2 - 2)(x^2 + 2) vanishes at sqrt 2.
+        assert_eq!(s2.sign_of(&UPoly::from_i64s(&[-4, 0, 0, 0, 1])), 0);
+        // 1000 x - 1414 > 0, 1000 x - 1415 < 0.
+        assert_eq!(s2.sign_of(&UPoly::from_i64s(&[-1414, 1000])), 1);
+        assert_eq!(s2.sign_of(&UPoly::from_i64s(&[-1415, 1000])), -1);
+        assert_eq!(s2.sign_of(&UPoly::from_i64s(&[5])), 1);
+    }
+}

@@ -1,0 +1,277 @@
+//! The exact sign of a multivariate polynomial at a point with real algebraic
+//! coordinates, decided by a cascade from cheap to expensive, with [`SignStats`] counting
+//! which stage answered.
+//!
+//! 1. Rational coordinates are substituted exactly (clearing denominators by a positive
+//!    factor); a constant result is the answer.
+//! 2. Exact rational interval arithmetic over the isolating intervals, refined a few
+//!    times; an enclosure away from 0 is the answer.
+//! 3. One algebraic coordinate left: the univariate sign routine of [`Algebraic`].
+//!    Several: the resultant `R(y)` of `y - p` against each defining polynomial has the
+//!    value `p(point)` among its roots; if `R(0) != 0` the value is not zero and refinement
+//!    finds its sign; otherwise the roots of `R` other than 0 give a radius `delta`, and an
+//!    enclosure inside `(-delta, delta)` proves the value is 0.
+
+use crate::algebraic::Algebraic;
+use crate::error::CadError;
+use crate::interval::Interval;
+use crate::isolate::{isolate_roots, RootInterval};
+use crate::upoly::UPoly;
+use num_traits::{Signed, Zero};
+use polys::{BigRational, Coeff, Poly};
+use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// How many sign queries each stage of the cascade answered. Shared by reference
+/// (the counters are atomic), so parallel lifting can count into one instance.
+#[derive(Debug, Default)]
+pub struct SignStats {
+    rational: AtomicU64,
+    interval: AtomicU64,
+    exact_univariate: AtomicU64,
+    exact_resultant: AtomicU64,
+}
+
+/// A snapshot of [`SignStats`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SignCounts {
+    /// Decided after substituting the rational coordinates.
+    pub rational: u64,
+    /// Decided by interval arithmetic over the isolating intervals.
+    pub interval: u64,
+    /// Decided exactly with one algebraic coordinate left (gcd and root count).
+    pub exact_univariate: u64,
+    /// Decided exactly with several algebraic coordinates left (resultants).
+    pub exact_resultant: u64,
+}
+
+impl SignStats {
+    /// All counters at zero.
+    pub fn new() -> SignStats {
+        SignStats::default()
+    }
+
+    /// The current counts.
+    pub fn snapshot(&self) -> SignCounts {
+        SignCounts {
+            rational: self.rational.load(Relaxed),
+            interval: self.interval.load(Relaxed),
+            exact_univariate: self.exact_univariate.load(Relaxed),
+            exact_resultant: self.exact_resultant.load(Relaxed),
+        }
+    }
+}
+
+impl SignCounts {
+    /// Total number of queries.
+    pub fn total(&self) -> u64 {
+        self.rational + self.interval + self.exact_univariate + self.exact_resultant
+    }
+}
+
+impl fmt::Display for SignCounts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "sign queries: {} (rational {}, interval {}, exact univariate {}, exact resultant {})",
+            self.total(),
+            self.rational,
+            self.interval,
+            self.exact_univariate,
+            self.exact_resultant
+        )
+    }
+}
+
+/// Rounds of refinement stage 2 tries before going exact.
+const INTERVAL_ROUNDS: usize = 3;
+/// Bisections of every coordinate per round.
+const BISECTIONS_PER_ROUND: usize = 4;
+
+/// The exact sign (-1, 0, 1) of `p` at `point` (`point[v]` is the value of `x_v`; every
+/// variable of `p` needs a coordinate).
+///
+/// ```
+/// use cad::{sign_at, Algebraic, SignStats, UPoly};
+/// use polys::{Poly, Vars};
+/// let mut v = Vars::from_names(["x", "y"]);
+/// let p = Poly::parse("x^2 - 2*y", &mut v).unwrap();
+/// let sqrt2 = Algebraic::roots_of(&UPoly::from_i64s(&[-2, 0, 1])).unwrap().pop().unwrap();
+/// let stats = SignStats::new();
+/// assert_eq!(sign_at(&p, &[sqrt2.clone(), Algebraic::from(1)], &stats), Ok(0));
+/// assert_eq!(sign_at(&p, &[sqrt2, Algebraic::from(0)], &stats), Ok(1));
+/// ```
+pub fn sign_at(p: &Poly, point: &[Algebraic], stats: &SignStats) -> Result<i32, CadError> {
+    let vars = p.vars();
+    if let Some(&v) = vars.iter().find(|&&v| v >= point.len()) {
+        return Err(CadError::MissingCoordinate(v));
+    }
+    // Stage 1: rational coordinates.
+    let mut q = p.clone();
+    let mut roots: Vec<(usize, Algebraic)> = Vec::new();
+    for &v in &vars {
+        match &point[v] {
+            Algebraic::Rational(r) => q = subst(&q, v, r),
+            a => roots.push((v, a.clone())),
+        }
+    }
+    if let Some(c) = q.constant_value() {
+        stats.rational.fetch_add(1, Relaxed);
+        return Ok(c.signum());
+    }
+    roots.retain(|(v, _)| q.has_var(*v));
+
+    // Stage 2: interval arithmetic, refined a few times.
+    for round in 0..=INTERVAL_ROUNDS {
+        if round > 0 {
+            refine_all(&mut q, &mut roots, BISECTIONS_PER_ROUND);
+            if let Some(c) = q.constant_value() {
+                // Refinement hit the coordinates exactly; the enclosure became a point.
+                stats.interval.fetch_add(1, Relaxed);
+                return Ok(c.signum());
+            }
+        }
+        if let Some(s) = enclosure(&q, &roots).sign() {
+            stats.interval.fetch_add(1, Relaxed);
+            return Ok(s);
+        }
+    }
+
+    // Stage 3: exact.
+    if let [(v, a)] = roots.as_slice() {
+        stats.exact_univariate.fetch_add(1, Relaxed);
+        return Ok(a.sign_of(&UPoly::from_poly(&q, *v)?));
+    }
+    stats.exact_resultant.fetch_add(1, Relaxed);
+    sign_by_resultant(q, roots)
+}
+
+fn subst(q: &Poly, v: usize, r: &BigRational) -> Poly {
+    if r.is_integer() {
+        q.subst_int(v, &polys::Int::from(r.numer().clone()))
+    } else {
+        q.subst_rational(v, r)
+    }
+}
+
+/// Bisects every coordinate `times` times; coordinates that become rational are
+/// substituted into `q` and dropped.
+fn refine_all(q: &mut Poly, roots: &mut Vec<(usize, Algebraic)>, times: usize) {
+    for (_, a) in roots.iter_mut() {
+        for _ in 0..times {
+            a.refine();
+        }
+    }
+    let mut kept = Vec::with_capacity(roots.len());
+    for (v, a) in roots.drain(..) {
+        match &a {
+            Algebraic::Rational(r) => *q = subst(q, v, r),
+            Algebraic::Root(_) => kept.push((v, a)),
+        }
+    }
+    kept.retain(|(v, _)| q.has_var(*v));
+    *roots = kept;
+}
+
+/// An enclosure of `q` over the isolating intervals of `roots` (which cover every
+/// variable of `q`).
+fn enclosure(q: &Poly, roots: &[(usize, Algebraic)]) -> Interval {
+    let mut boxes = vec![Interval::point(BigRational::zero()); q.nvars()];
+    for (v, a) in roots {
+        let (lo, hi) = a.bounds();
+        boxes[*v] = Interval::new(lo, hi);
+    }
+    Interval::enclose(q, &boxes)
+}
+
+/// Stage 3 with several algebraic coordinates.
+fn sign_by_resultant(mut q: Poly, mut roots: Vec<(usize, Algebraic)>) -> Result<i32, CadError> {
+    let y = q.nvars();
+    let mut r = Poly::var(y).sub(&q);
+    for (v, a) in &roots {
+        r = r.resultant(&a.defining_poly().to_poly(*v), *v);
+    }
+    let r = UPoly::from_poly(&r, y)?;
+    if r.is_zero() {
+        return Err(CadError::Invariant(
+            "the resultant of y - p against defining polynomials is non-zero",
+        ));
+    }
+    // Radius around 0 free of other roots of R, when 0 is a root.
+    let delta: Option<BigRational> = if r.coeffs()[0].is_zero() {
+        let mut best: Option<BigRational> = None;
+        for root in isolate_roots(&r)? {
+            let d = match &root {
+                RootInterval::Exact(x) if x.is_zero() => continue,
+                RootInterval::Exact(x) => x.abs(),
+                RootInterval::Open { lo, .. } if lo.is_positive() => lo.clone(),
+                RootInterval::Open { hi, .. } if hi.is_negative() => -hi,
+                RootInterval::Open { .. } => {
+                    return Err(CadError::Invariant(
+                        "an isolating interval of another root does not contain the root 0",
+                    ))
+                }
+            };
+            best = Some(best.map_or(d.clone(), |b| b.min(d)));
+        }
+        Some(best.unwrap_or_else(|| BigRational::from_integer(1.into())))
+    } else {
+        None
+    };
+    loop {
+        let e = enclosure(&q, &roots);
+        if let Some(s) = e.sign() {
+            return Ok(s);
+        }
+        if let Some(d) = &delta {
+            if -d < e.lo && &e.hi < d {
+                return Ok(0);
+            }
+        }
+        refine_all(&mut q, &mut roots, 1);
+        if let Some(c) = q.constant_value() {
+            return Ok(c.signum());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use polys::Vars;
+
+    fn root(c: &[i64], index: usize) -> Algebraic {
+        Algebraic::roots_of(&UPoly::from_i64s(c)).unwrap()[index].clone()
+    }
+
+    #[test]
+    fn cascade_stages_are_counted() {
+        let mut v = Vars::from_names(["x", "y", "z"]);
+        let mut p = |s: &str| Poly::parse(s, &mut v).unwrap();
+        let s2 = root(&[-2, 0, 1], 1);
+        let c3 = root(&[-3, 0, 0, 1], 0);
+        let stats = SignStats::new();
+        let pt = [s2.clone(), c3.clone(), Algebraic::ratio(1, 2).unwrap()];
+        // Rational stage.
+        assert_eq!(sign_at(&p("4z^2 - 1"), &pt, &stats), Ok(0));
+        // Interval stage.
+        assert_eq!(sign_at(&p("x*y - 1"), &pt, &stats), Ok(1));
+        // Univariate exact: x^2 - 4z.
+        assert_eq!(sign_at(&p("x^2 - 4z"), &pt, &stats), Ok(0));
+        // Resultant exact: (x^2 - 2) y + (y^3 - 3) x = 0 at the point.
+        assert_eq!(sign_at(&p("(x^2 - 2)*y + (y^3 - 3)*x"), &pt, &stats), Ok(0));
+        // x^6 y^3 = 8 * 3 = 24.
+        assert_eq!(sign_at(&p("x^6*y^3 - 24"), &pt, &stats), Ok(0));
+        assert_eq!(sign_at(&p("2x^6*y^3 - 48 + 2z - 1"), &pt, &stats), Ok(0));
+        assert_eq!(sign_at(&p("x^6*y^3 - 24 + z"), &pt, &stats), Ok(1));
+        let c = stats.snapshot();
+        assert_eq!(c.rational, 1);
+        assert_eq!(c.interval, 2);
+        assert_eq!(c.exact_univariate, 1);
+        assert!(c.exact_resultant >= 2, "{c}");
+        assert_eq!(
+            sign_at(&p("z"), &pt[..2], &stats),
+            Err(CadError::MissingCoordinate(2))
+        );
+    }
+}

@@ -1,0 +1,75 @@
+//! Timings of univariate factorisation, printed rather than asserted (machines differ):
+//! `cargo test -p polys --release --test factor_timing -- --ignored --nocapture`.
+
+use polys::{factor, Poly, Vars};
+use std::time::Instant;
+
+fn parse(s: &str) -> Poly {
+    let mut v = Vars::from_names(["x"]);
+    Poly::parse(s, &mut v).expect("timing polynomial parses")
+}
+
+fn product(parts: &[&str]) -> Poly {
+    parts.iter().fold(Poly::one(), |acc, s| acc.mul(&parse(s)))
+}
+
+#[test]
+#[ignore = "timing report, run explicitly"]
+fn report_factor_timings() {
+    let wilkinson = (1..=20).fold(Poly::one(), |acc, k| acc.mul(&parse(&format!("x - {k}"))));
+    let cases: Vec<(&str, Poly)> = vec![
+        ("x^4 - 10x^2 + 1", parse("x^4 - 10x^2 + 1")),
+        (
+            "deg 8 Swinnerton-Dyer",
+            parse("x^8 - 40x^6 + 352x^4 - 960x^2 + 576"),
+        ),
+        ("x^10 - 1", parse("x^10 - 1")),
+        ("deg 10 irreducible", parse("x^10 + 3x^7 - x^3 + 2x + 5")),
+        (
+            "deg 10 product",
+            product(&["2x^3 - x + 4", "x^3 + 5x^2 - 3", "3x^4 - x^3 + 2x - 1"]),
+        ),
+        (
+            "deg 20 product of quadratics",
+            product(&[
+                "x^2 + 1",
+                "x^2 - 3",
+                "2x^2 + x + 5",
+                "x^2 + 7x - 1",
+                "3x^2 - 2",
+                "x^2 + x + 1",
+                "x^2 - x - 4",
+                "5x^2 + 1",
+                "x^2 + 3x + 3",
+                "x^2 - 11",
+            ]),
+        ),
+        ("Wilkinson (x-1)...(x-20)", wilkinson.clone()),
+        ("Wilkinson + 1", wilkinson.add(&Poly::one())),
+        ("x^20 - 1", parse("x^20 - 1")),
+        ("x^30 - 1", parse("x^30 - 1")),
+    ];
+    for (name, f) in &cases {
+        // The best of several batches: other processes only ever add time.
+        let reps = 50;
+        let mut n = 0;
+        let mut per = f64::INFINITY;
+        for _ in 0..5 {
+            let start = Instant::now();
+            for _ in 0..reps {
+                n = factor(f).factors.len();
+            }
+            per = per.min(start.elapsed().as_secs_f64() / reps as f64);
+        }
+        let start = Instant::now();
+        for _ in 0..reps {
+            n = n.max(f.square_free().1.len());
+        }
+        let sqf = start.elapsed().as_secs_f64() / reps as f64;
+        println!(
+            "{name:30} {n:3} factors  {:9.1} us  (square-free part {:8.1} us)",
+            per * 1e6,
+            sqf * 1e6
+        );
+    }
+}

@@ -1,0 +1,367 @@
+//! Property inference for normalised expressions (thesis chapter 6): rules for transposes,
+//! inverses, products, symmetric sandwiches `G^T M G`, scalar multiples and sums.
+//!
+//! Every rule is a theorem. Two deliberate omissions: a sum is never inferred
+//! non-singular from its terms (A + (-A) = 0), and orthogonality never implies
+//! definiteness (-I is orthogonal). An inverted expression is taken to be non-singular,
+//! because the formula has no meaning otherwise; with SPSD that yields SPD.
+
+use super::norm::{chain_key, Base, Env, Factor, Sum, Term};
+use super::properties::{Prop, Props};
+
+/// Properties of the transpose of a matrix with properties `p`.
+pub fn transpose_props(p: Props) -> Props {
+    let mut q = p
+        .without(Prop::LowerTriangular)
+        .without(Prop::UpperTriangular)
+        .without(Prop::OrthogonalColumns)
+        .without(Prop::OrthogonalRows);
+    if p.has(Prop::LowerTriangular) {
+        q.insert(Prop::UpperTriangular);
+    }
+    if p.has(Prop::UpperTriangular) {
+        q.insert(Prop::LowerTriangular);
+    }
+    if p.has(Prop::OrthogonalColumns) {
+        q.insert(Prop::OrthogonalRows);
+    }
+    if p.has(Prop::OrthogonalRows) {
+        q.insert(Prop::OrthogonalColumns);
+    }
+    q
+}
+
+/// Properties of the inverse of a square matrix with properties `p` (which is hence
+/// non-singular).
+pub fn inverse_props(p: Props, n: u64) -> Props {
+    let p = p.with(Prop::NonSingular).closure(n, n);
+    let kept = Props::of(&[
+        Prop::Square,
+        Prop::NonSingular,
+        Prop::FullRank,
+        Prop::LowerTriangular,
+        Prop::UpperTriangular,
+        Prop::Diagonal,
+        Prop::Symmetric,
+        Prop::Spd,
+        Prop::Spsd,
+        Prop::Orthogonal,
+        Prop::OrthogonalColumns,
+        Prop::OrthogonalRows,
+        Prop::Permutation,
+        Prop::Identity,
+        Prop::Positive,
+    ]);
+    let mut q = p.intersect(kept);
+    // The inverse of a unit triangular matrix is unit triangular.
+    if p.has(Prop::UnitDiagonal) && p.is_triangular() {
+        q.insert(Prop::UnitDiagonal);
+    }
+    q.closure(n, n)
+}
+
+/// Properties of a base operand or parenthesised sum, as the solver may use them when the
+/// factor is inverted (non-singularity added, see the module comment).
+pub fn base_props(env: &Env, f: &Factor) -> Props {
+    let (p, (r, c)) = match &f.base {
+        Base::Op(id) => (env.props(*id), env.shape(*id)),
+        Base::Sum(s) => (sum_props(env, s), (s.rows, s.cols)),
+    };
+    if f.inv {
+        p.with(Prop::NonSingular).closure(r, c)
+    } else {
+        p
+    }
+}
+
+/// Properties of one factor.
+pub fn factor_props(env: &Env, f: &Factor) -> Props {
+    let (p, (r, c)) = match &f.base {
+        Base::Op(id) => (env.props(*id), env.shape(*id)),
+        Base::Sum(s) => (sum_props(env, s), (s.rows, s.cols)),
+    };
+    let p = if f.trans { transpose_props(p) } else { p };
+    if f.inv {
+        inverse_props(p, r)
+    } else if f.trans {
+        p.closure(c, r)
+    } else {
+        p
+    }
+}
+
+/// Properties of the product of two matrices with the given properties and shapes.
+pub fn product_props(a: Props, (m, k): (u64, u64), b: Props, (k2, n): (u64, u64)) -> Props {
+    debug_assert_eq!(k, k2);
+    let mut q = Props::EMPTY;
+    let square = m == k && k == n;
+    if square {
+        for t in [
+            Prop::LowerTriangular,
+            Prop::UpperTriangular,
+            Prop::Diagonal,
+            Prop::Orthogonal,
+            Prop::Permutation,
+            Prop::NonSingular,
+        ] {
+            if a.has(t) && b.has(t) {
+                q.insert(t);
+            }
+        }
+        for t in [Prop::LowerTriangular, Prop::UpperTriangular] {
+            if a.has(t) && b.has(t) && a.has(Prop::UnitDiagonal) && b.has(Prop::UnitDiagonal) {
+                q.insert(Prop::UnitDiagonal);
+            }
+        }
+    }
+    if m == 1 && k == 1 && n == 1 && a.has(Prop::Positive) && b.has(Prop::Positive) {
+        q.insert(Prop::Positive);
+    }
+    // (QR)^T (QR) = I when both have orthonormal columns.
+    if a.has(Prop::OrthogonalColumns) && b.has(Prop::OrthogonalColumns) {
+        q.insert(Prop::OrthogonalColumns);
+    }
+    if a.has(Prop::OrthogonalRows) && b.has(Prop::OrthogonalRows) {
+        q.insert(Prop::OrthogonalRows);
+    }
+    // Rank: an injective A and a surjective B give rank k.
+    let a_injective = a.has(Prop::FullRank) && m >= k;
+    let b_surjective = b.has(Prop::FullRank) && n >= k;
+    if a_injective && b_surjective && k == m.min(n) {
+        q.insert(Prop::FullRank);
+    }
+    // Multiplying by a non-singular matrix keeps the rank.
+    if (a.has(Prop::NonSingular) && b.has(Prop::FullRank))
+        || (b.has(Prop::NonSingular) && a.has(Prop::FullRank))
+    {
+        q.insert(Prop::FullRank);
+    }
+    q.closure(m, n)
+}
+
+/// Sign knowledge about a scalar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sign {
+    Positive,
+    Negative,
+    Unknown,
+}
+
+fn scalar_positive(env: &Env, f: &Factor) -> bool {
+    match &f.base {
+        Base::Op(id) => env.props(*id).has(Prop::Positive),
+        Base::Sum(s) => sum_props(env, s).has(Prop::Positive),
+    }
+}
+
+/// The sign of a term's scalar part (coefficient times scalar factors).
+pub fn term_sign(env: &Env, t: &Term) -> Sign {
+    let all_pos = t.scalars.iter().all(|f| scalar_positive(env, f));
+    if !all_pos || t.coef == 0.0 {
+        Sign::Unknown
+    } else if t.coef > 0.0 {
+        Sign::Positive
+    } else {
+        Sign::Negative
+    }
+}
+
+fn chain_props(env: &Env, fs: &[Factor]) -> (Props, (u64, u64)) {
+    let Some(first) = fs.first() else {
+        return (Props::EMPTY, (1, 1));
+    };
+    let mut p = factor_props(env, first);
+    let mut shape = first.shape(env);
+    for f in &fs[1..] {
+        let s = f.shape(env);
+        p = product_props(p, shape, factor_props(env, f), s);
+        shape = (shape.0, s.1);
+    }
+    if fs.len() > 1 {
+        p = p.union(sandwich_props(env, fs));
+    }
+    (p, shape)
+}
+
+/// `G^T M G` is SPSD for SPSD M (or no M), SPD if moreover M is SPD (or absent) and G has
+/// full column rank; symmetric for symmetric M.
+fn sandwich_props(env: &Env, fs: &[Factor]) -> Props {
+    let n = fs.len();
+    let mut q = Props::EMPTY;
+    for k in 1..=n / 2 {
+        let g = &fs[n - k..];
+        let gt: Vec<Factor> = g.iter().rev().map(|f| f.transpose(env)).collect();
+        if chain_key(&fs[..k]) != chain_key(&gt) {
+            continue;
+        }
+        let (gp, (gr, gc)) = chain_props(env, g);
+        let g_injective = gp.has(Prop::FullRank) && gr >= gc;
+        let middle = &fs[k..n - k];
+        let (mp, _) = if middle.is_empty() {
+            (Props::of(&[Prop::Spd]).closure(gr, gr), (gr, gr))
+        } else {
+            chain_props(env, middle)
+        };
+        if mp.has(Prop::Symmetric) {
+            q.insert(Prop::Symmetric);
+        }
+        if mp.has(Prop::Spsd) {
+            q.insert(Prop::Spsd);
+        }
+        if mp.has(Prop::Spd) && g_injective {
+            q.insert(Prop::Spd);
+        }
+    }
+    let (_, c) = fs[n - 1].shape(env);
+    q.closure(c, c)
+}
+
+/// Properties of a term.
+pub fn term_props(env: &Env, t: &Term) -> Props {
+    let (p, (r, c)) = if t.factors.is_empty() {
+        (Props::of(&[Prop::Square]), (1, 1))
+    } else {
+        chain_props(env, &t.factors)
+    };
+    let scalar = r == 1 && c == 1;
+    let sign = term_sign(env, t);
+    let plain = t.coef == 1.0 && t.scalars.is_empty();
+    if plain {
+        return p;
+    }
+    let mut q = p.intersect(Props::of(&[
+        Prop::Square,
+        Prop::Symmetric,
+        Prop::LowerTriangular,
+        Prop::UpperTriangular,
+        Prop::Diagonal,
+        Prop::Zero,
+    ]));
+    let nonzero = sign != Sign::Unknown;
+    if nonzero {
+        q = q.union(p.intersect(Props::of(&[Prop::NonSingular, Prop::FullRank])));
+    }
+    if t.coef == -1.0 && t.scalars.is_empty() {
+        q = q.union(p.intersect(Props::of(&[
+            Prop::Orthogonal,
+            Prop::OrthogonalColumns,
+            Prop::OrthogonalRows,
+        ])));
+    }
+    if sign == Sign::Positive {
+        q = q.union(p.intersect(Props::of(&[Prop::Spd, Prop::Spsd])));
+        if scalar && (t.factors.is_empty() || p.has(Prop::Positive)) {
+            q.insert(Prop::Positive);
+        }
+    }
+    q.closure(r, c)
+}
+
+/// Properties of a sum.
+pub fn sum_props(env: &Env, s: &Sum) -> Props {
+    if s.terms.is_empty() {
+        return Props::of(&[Prop::Zero]).closure(s.rows, s.cols);
+    }
+    let ps: Vec<Props> = s.terms.iter().map(|t| term_props(env, t)).collect();
+    if ps.len() == 1 {
+        return ps[0];
+    }
+    let all = |p: Prop| ps.iter().all(|q| q.has(p));
+    let mut q = Props::EMPTY;
+    for p in [
+        Prop::Symmetric,
+        Prop::Spsd,
+        Prop::LowerTriangular,
+        Prop::UpperTriangular,
+        Prop::Diagonal,
+        Prop::Positive,
+    ] {
+        if all(p) {
+            q.insert(p);
+        }
+    }
+    // SPD + SPSD is SPD: x^T (A + B) x >= x^T A x > 0.
+    if all(Prop::Spsd) && ps.iter().any(|p| p.has(Prop::Spd)) {
+        q.insert(Prop::Spd);
+    }
+    q.closure(s.rows, s.cols)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::la::norm::normalise;
+    use crate::la::parse::parse;
+
+    fn props_of(decls: &str, rhs_shape: &str, rhs: &str) -> Props {
+        let src = format!("{decls}\nMatrix OUT({rhs_shape}) <>\nOUT = {rhs}\n");
+        let p = parse(&src).unwrap();
+        let env = Env::from_program(&p);
+        let s = normalise(&p, &env, &p.assignments[0].rhs).unwrap();
+        sum_props(&env, &s)
+    }
+
+    const D: &str = "n = 6\nm = 3\nMatrix A(n, m) <FullRank>\nMatrix B(m, n) <FullRank>\nMatrix S(n, n) <SPD>\nMatrix P(n, n) <SPSD>\nMatrix N(n, n) <FullRank>\nMatrix L(n, n) <LowerTriangular, FullRank>\nMatrix Q(n, n) <Orthogonal>\nIdentityMatrix I(n, n)\nScalar k <Positive>\nScalar s <>";
+
+    #[test]
+    fn gram_of_full_column_rank_is_spd() {
+        assert!(props_of(D, "m, m", "trans(A) * A").has(Prop::Spd));
+        // B^T B with B 3 x 6 has rank 3 < 6: only SPSD.
+        let p = props_of(D, "n, n", "trans(B) * B");
+        assert!(p.has(Prop::Spsd) && !p.has(Prop::Spd));
+    }
+
+    #[test]
+    fn sandwich_with_spd_middle() {
+        assert!(props_of(D, "m, m", "trans(A) * S * A").has(Prop::Spd));
+        assert!(props_of(D, "m, m", "trans(A) * inv(S) * A").has(Prop::Spd));
+        let p = props_of(D, "m, m", "trans(A) * P * A");
+        assert!(p.has(Prop::Spsd) && !p.has(Prop::Spd));
+        assert!(!props_of(D, "m, m", "trans(A) * N * A").has(Prop::Symmetric));
+    }
+
+    #[test]
+    fn sums() {
+        assert!(props_of(D, "n, n", "trans(B) * B + k * I").has(Prop::Spd));
+        assert!(props_of(D, "n, n", "S + P").has(Prop::Spd));
+        assert!(!props_of(D, "n, n", "S - P").has(Prop::Spsd));
+        // Sums of non-singular matrices are not inferred non-singular.
+        assert!(!props_of(D, "n, n", "N + L").has(Prop::NonSingular));
+        assert!(!props_of(D, "n, n", "trans(B) * B + s * I").has(Prop::Spd));
+        assert!(props_of(D, "n, n", "L + L").has(Prop::LowerTriangular));
+    }
+
+    #[test]
+    fn transposes_inverses_products() {
+        assert!(props_of(D, "n, n", "trans(L)").has(Prop::UpperTriangular));
+        let p = props_of(D, "n, n", "inv(L)");
+        assert!(p.has(Prop::LowerTriangular) && p.has(Prop::NonSingular));
+        assert!(props_of(D, "n, n", "L * L").has(Prop::LowerTriangular));
+        let q = props_of(D, "n, n", "Q * trans(Q)");
+        assert!(q.has(Prop::Orthogonal) && q.has(Prop::Spd));
+        let q = props_of(D, "n, n", "Q * Q");
+        assert!(q.has(Prop::Orthogonal) && !q.has(Prop::Spd) && !q.has(Prop::Symmetric));
+        assert!(props_of(D, "n, n", "inv(P)").has(Prop::Spd));
+        assert!(props_of(D, "n, n", "N * L").has(Prop::NonSingular));
+        assert!(!props_of(D, "n, n", "-1 * S").has(Prop::Spsd));
+    }
+
+    /// Numerical counterexamples for the rules deliberately left out.
+    #[test]
+    fn unsound_rules_have_counterexamples() {
+        use crate::la::interp::Mat;
+        // Orthogonal but not positive definite: -I (and a rotation by 90 degrees).
+        let r = Mat { rows: 2, cols: 2, data: vec![0.0, -1.0, 1.0, 0.0] };
+        let rtr = r.t().mul(&r).unwrap();
+        assert!(rtr.add(&Mat::identity(2), -1.0).unwrap().norm() < 1e-15);
+        let x = [1.0, 0.0];
+        let quad: f64 = (0..2).map(|i| (0..2).map(|j| x[i] * r.at(i, j) * x[j]).sum::<f64>()).sum();
+        assert_eq!(quad, 0.0, "x^T R x = 0: not positive definite");
+        // Non-singular terms with a singular sum: A + (-A) and I + (-I).
+        let a = Mat { rows: 2, cols: 2, data: vec![1.0, 2.0, 3.0, 4.0] };
+        assert!(a.add(&a, -1.0).unwrap().inverse().is_err());
+        // SPD minus SPSD need not be SPSD: I - 2I.
+        let d = Mat::identity(2).add(&Mat::identity(2), -2.0).unwrap();
+        assert!(d.at(0, 0) < 0.0);
+    }
+}

@@ -1,0 +1,329 @@
+//! The kernel catalogue: what each BLAS/LAPACK kernel (or small code snippet) computes, the
+//! properties it needs, its leading-term FLOP count as in Linnea, and its iteration domain
+//! in polyscan's input language with the statement body, for the code generator.
+
+use std::fmt;
+
+/// A kernel the search may emit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kernel {
+    Gemm,
+    Symm,
+    Syrk,
+    Syr2k,
+    Trmm,
+    Trsm,
+    Gemv,
+    Symv,
+    Trmv,
+    Trsv,
+    Ger,
+    Dot,
+    Axpy,
+    Scal,
+    Potrf,
+    Getrf,
+    Trtri,
+    /// Explicit inverse from an LU factorisation (only in the naive baseline and where an
+    /// inverse is the requested output).
+    Getri,
+    DiagScale,
+    DiagSolve,
+    /// Row permutation from a pivoted LU factorisation; no arithmetic.
+    Laswp,
+    /// Binding of an output name to a computed value; no arithmetic, not printed.
+    Bind,
+}
+
+/// One catalogue entry.
+#[derive(Debug, Clone, Copy)]
+pub struct KernelSpec {
+    pub kernel: Kernel,
+    pub name: &'static str,
+    /// The operation, with operand shapes.
+    pub operation: &'static str,
+    /// Property conditions on the operands.
+    pub conditions: &'static str,
+    /// Leading-term FLOP count in the shape names of `operation`.
+    pub cost: &'static str,
+    /// Iteration domain (polyscan input language).
+    pub domain: &'static str,
+    /// C statement executed at each point of the domain.
+    pub body: &'static str,
+}
+
+/// The whole catalogue.
+pub const CATALOGUE: &[KernelSpec] = &[
+    KernelSpec {
+        kernel: Kernel::Gemm,
+        name: "GEMM",
+        operation: "C(m,n) := alpha*A(m,k)*B(k,n) + beta*C",
+        conditions: "none",
+        cost: "2*m*n*k",
+        domain: "[m, n, k] -> { S[i, j, l] : 0 <= i < m and 0 <= j < n and 0 <= l < k }",
+        body: "C[i][j] += A[i][l] * B[l][j]",
+    },
+    KernelSpec {
+        kernel: Kernel::Symm,
+        name: "SYMM",
+        operation: "C(m,n) := alpha*A(m,m)*B(m,n) + beta*C",
+        conditions: "A Symmetric (lower triangle stored)",
+        cost: "2*m*m*n",
+        domain: "[m, n] -> { S[i, j, l] : 0 <= i < m and 0 <= j < n and 0 <= l < m }",
+        body: "C[i][j] += (l <= i ? A[i][l] : A[l][i]) * B[l][j]",
+    },
+    KernelSpec {
+        kernel: Kernel::Syrk,
+        name: "SYRK",
+        operation: "C(n,n) := alpha*A(k,n)^T*A(k,n) + beta*C",
+        conditions: "result symmetric; lower triangle computed",
+        cost: "k*n*n",
+        domain: "[n, k] -> { S[i, j, l] : 0 <= j <= i < n and 0 <= l < k }",
+        body: "C[i][j] += A[l][i] * A[l][j]",
+    },
+    KernelSpec {
+        kernel: Kernel::Syr2k,
+        name: "SYR2K",
+        operation: "C(n,n) := alpha*(A^T*B + B^T*A) + beta*C, A,B (k,n)",
+        conditions: "result symmetric; lower triangle computed",
+        cost: "2*k*n*n",
+        domain: "[n, k] -> { S[i, j, l] : 0 <= j <= i < n and 0 <= l < k }",
+        body: "C[i][j] += A[l][i] * B[l][j] + B[l][i] * A[l][j]",
+    },
+    KernelSpec {
+        kernel: Kernel::Trmm,
+        name: "TRMM",
+        operation: "B(m,n) := alpha*L(m,m)*B",
+        conditions: "L LowerTriangular (other triangle and sides by symmetry)",
+        cost: "m*m*n",
+        domain: "[m, n] -> { S[i, j, l] : 0 <= l <= i < m and 0 <= j < n }",
+        body: "X[i][j] += L[i][l] * B[l][j]",
+    },
+    KernelSpec {
+        kernel: Kernel::Trsm,
+        name: "TRSM",
+        operation: "B(m,n) := alpha*L(m,m)^-1*B",
+        conditions: "L LowerTriangular, non-singular (other triangle and sides by symmetry)",
+        cost: "m*m*n",
+        domain: "[m, n] -> { S[i, j, l] : 0 <= j < n and 0 <= l <= i < m }",
+        body: "B[i][j] = (l < i) ? B[i][j] - L[i][l] * B[l][j] : B[i][j] / L[i][i]",
+    },
+    KernelSpec {
+        kernel: Kernel::Gemv,
+        name: "GEMV",
+        operation: "y(m) := alpha*A(m,n)*x(n) + beta*y",
+        conditions: "none",
+        cost: "2*m*n",
+        domain: "[m, n] -> { S[i, j] : 0 <= i < m and 0 <= j < n }",
+        body: "y[i] += A[i][j] * x[j]",
+    },
+    KernelSpec {
+        kernel: Kernel::Symv,
+        name: "SYMV",
+        operation: "y(n) := alpha*A(n,n)*x(n) + beta*y",
+        conditions: "A Symmetric (lower triangle stored)",
+        cost: "2*n*n",
+        domain: "[n] -> { S[i, j] : 0 <= i < n and 0 <= j < n }",
+        body: "y[i] += (j <= i ? A[i][j] : A[j][i]) * x[j]",
+    },
+    KernelSpec {
+        kernel: Kernel::Trmv,
+        name: "TRMV",
+        operation: "x(n) := L(n,n)*x",
+        conditions: "L LowerTriangular",
+        cost: "n*n",
+        domain: "[n] -> { S[i, j] : 0 <= j <= i < n }",
+        body: "y[i] += L[i][j] * x[j]",
+    },
+    KernelSpec {
+        kernel: Kernel::Trsv,
+        name: "TRSV",
+        operation: "x(n) := L(n,n)^-1*x",
+        conditions: "L LowerTriangular, non-singular",
+        cost: "n*n",
+        domain: "[n] -> { S[i, j] : 0 <= j <= i < n }",
+        body: "x[i] = (j < i) ? x[i] - L[i][j] * x[j] : x[i] / L[i][i]",
+    },
+    KernelSpec {
+        kernel: Kernel::Ger,
+        name: "GER",
+        operation: "A(m,n) := alpha*x(m)*y(n)^T + A",
+        conditions: "none",
+        cost: "2*m*n",
+        domain: "[m, n] -> { S[i, j] : 0 <= i < m and 0 <= j < n }",
+        body: "A[i][j] += x[i] * y[j]",
+    },
+    KernelSpec {
+        kernel: Kernel::Dot,
+        name: "DOT",
+        operation: "s := x(n)^T*y(n)",
+        conditions: "none",
+        cost: "2*n",
+        domain: "[n] -> { S[i] : 0 <= i < n }",
+        body: "s += x[i] * y[i]",
+    },
+    KernelSpec {
+        kernel: Kernel::Axpy,
+        name: "AXPY",
+        operation: "Y(m,n) := alpha*X(m,n) + Y (vectors: n = 1)",
+        conditions: "none",
+        cost: "2*m*n",
+        domain: "[m, n] -> { S[i, j] : 0 <= i < m and 0 <= j < n }",
+        body: "Y[i][j] += alpha * X[i][j]",
+    },
+    KernelSpec {
+        kernel: Kernel::Scal,
+        name: "SCAL",
+        operation: "X(m,n) := alpha*X",
+        conditions: "none",
+        cost: "m*n",
+        domain: "[m, n] -> { S[i, j] : 0 <= i < m and 0 <= j < n }",
+        body: "X[i][j] *= alpha",
+    },
+    KernelSpec {
+        kernel: Kernel::Potrf,
+        name: "POTRF",
+        operation: "A(n,n) = L*L^T",
+        conditions: "A SPD",
+        cost: "n*n*n/3",
+        domain: "[n] -> { S[j, i, k] : 0 <= k < j <= i < n }",
+        body: "A[i][j] -= A[i][k] * A[j][k]",
+    },
+    KernelSpec {
+        kernel: Kernel::Getrf,
+        name: "GETRF",
+        operation: "A(n,n) = P*L*U (partial pivoting)",
+        conditions: "A non-singular",
+        cost: "2*n*n*n/3",
+        domain: "[n] -> { S[k, i, j] : 0 <= k < n and k < i < n and k < j < n }",
+        body: "A[i][j] -= A[i][k] * A[k][j]",
+    },
+    KernelSpec {
+        kernel: Kernel::Trtri,
+        name: "TRTRI",
+        operation: "L(n,n) := L^-1",
+        conditions: "L LowerTriangular, non-singular",
+        cost: "n*n*n/3",
+        domain: "[n] -> { S[j, i, k] : 0 <= j <= k <= i < n }",
+        body: "X[i][j] -= L[i][k] * X[k][j]",
+    },
+    KernelSpec {
+        kernel: Kernel::Getri,
+        name: "GETRI",
+        operation: "A(n,n) := A^-1 from P*L*U",
+        conditions: "A non-singular",
+        cost: "4*n*n*n/3",
+        domain: "[n] -> { S[j, i, k] : 0 <= j < n and 0 <= i < n and 0 <= k < n }",
+        body: "X[i][j] -= U[i][k] * X[k][j]",
+    },
+    KernelSpec {
+        kernel: Kernel::DiagScale,
+        name: "DIAGSCALE",
+        operation: "B(m,n) := D(m,m)*B or B*D(n,n)",
+        conditions: "D Diagonal",
+        cost: "m*n",
+        domain: "[m, n] -> { S[i, j] : 0 <= i < m and 0 <= j < n }",
+        body: "B[i][j] *= D[i][i]",
+    },
+    KernelSpec {
+        kernel: Kernel::DiagSolve,
+        name: "DIAGSOLVE",
+        operation: "B(m,n) := D(m,m)^-1*B or B*D(n,n)^-1",
+        conditions: "D Diagonal, non-singular",
+        cost: "m*n",
+        domain: "[m, n] -> { S[i, j] : 0 <= i < m and 0 <= j < n }",
+        body: "B[i][j] /= D[i][i]",
+    },
+    KernelSpec {
+        kernel: Kernel::Laswp,
+        name: "LASWP",
+        operation: "B(m,n) := P*B",
+        conditions: "P Permutation",
+        cost: "0",
+        domain: "[m, n] -> { S[i, j] : 0 <= i < m and 0 <= j < n }",
+        body: "X[i][j] = B[p[i]][j]",
+    },
+];
+
+impl Kernel {
+    pub fn spec(self) -> Option<&'static KernelSpec> {
+        CATALOGUE.iter().find(|s| s.kernel == self)
+    }
+    pub fn name(self) -> &'static str {
+        self.spec().map_or("BIND", |s| s.name)
+    }
+    /// Kernels that form an explicit inverse.
+    pub fn is_explicit_inverse(self) -> bool {
+        matches!(self, Kernel::Trtri | Kernel::Getri)
+    }
+}
+
+impl fmt::Display for Kernel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// FLOP counts (leading terms, as in Linnea's cost model) in the sizes of each kernel.
+pub mod cost {
+    pub fn gemm(m: u64, n: u64, k: u64) -> f64 {
+        2.0 * m as f64 * n as f64 * k as f64
+    }
+    /// Symmetric rank-k update producing an n x n result from a k x n operand.
+    pub fn syrk(n: u64, k: u64) -> f64 {
+        k as f64 * n as f64 * n as f64
+    }
+    /// Triangular multiply or solve with an m x m triangle on an m x n operand.
+    pub fn trsm(m: u64, n: u64) -> f64 {
+        m as f64 * m as f64 * n as f64
+    }
+    pub fn gemv(m: u64, n: u64) -> f64 {
+        2.0 * m as f64 * n as f64
+    }
+    pub fn potrf(n: u64) -> f64 {
+        (n as f64).powi(3) / 3.0
+    }
+    pub fn getrf(n: u64) -> f64 {
+        2.0 * (n as f64).powi(3) / 3.0
+    }
+    pub fn trtri(n: u64) -> f64 {
+        (n as f64).powi(3) / 3.0
+    }
+    pub fn getri(n: u64) -> f64 {
+        4.0 * (n as f64).powi(3) / 3.0
+    }
+    pub fn elementwise(m: u64, n: u64) -> f64 {
+        m as f64 * n as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kernel_but_bind_has_an_entry_with_a_domain() {
+        use Kernel::*;
+        for k in [
+            Gemm, Symm, Syrk, Syr2k, Trmm, Trsm, Gemv, Symv, Trmv, Trsv, Ger, Dot, Axpy, Scal,
+            Potrf, Getrf, Trtri, Getri, DiagScale, DiagSolve, Laswp,
+        ] {
+            let s = k.spec().unwrap();
+            assert!(
+                s.domain.contains("->") && s.domain.contains("S["),
+                "{}",
+                s.name
+            );
+            assert!(!s.body.is_empty());
+        }
+        assert_eq!(Kernel::Bind.spec().map(|s| s.name), None);
+    }
+
+    #[test]
+    fn costs_match_linnea_leading_terms() {
+        assert_eq!(cost::gemm(2, 3, 4), 48.0);
+        assert_eq!(cost::syrk(500, 2500), 6.25e8);
+        assert_eq!(cost::potrf(300), 9e6);
+        assert_eq!(cost::trsm(10, 5), 500.0);
+    }
+}

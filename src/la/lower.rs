@@ -1,0 +1,686 @@
+//! Lowering of normalised assignments to a kernel sequence: factorisations instead of
+//! inverses (Cholesky for SPD, LU otherwise; triangular, diagonal and orthogonal directly),
+//! the matrix chain of each term, sums, scalar factors, and a memo of everything computed
+//! so common subexpressions (also transposed) are computed once.
+
+use std::collections::HashMap;
+
+use super::ast::Kind;
+use super::chain::{self, El, Plan};
+use super::error::LaError;
+use super::infer::{inverse_props, product_props, sum_props, transpose_props};
+use super::kernels::{cost, Kernel};
+use super::norm::{chain_key, Base, Env, Factor, Sum, Term};
+use super::properties::{Prop, Props};
+
+/// An entity used as an argument, possibly transposed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Arg {
+    pub id: usize,
+    pub trans: bool,
+}
+
+/// A scalar multiplier: a number times scalar entities.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Alpha {
+    pub coef: f64,
+    pub scalars: Vec<usize>,
+}
+
+impl Alpha {
+    pub fn one() -> Alpha {
+        Alpha {
+            coef: 1.0,
+            scalars: vec![],
+        }
+    }
+    pub fn is_one(&self) -> bool {
+        self.coef == 1.0 && self.scalars.is_empty()
+    }
+}
+
+/// What a step computes, in terms of entities.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Op {
+    /// out = a * b
+    Mul { a: Arg, b: Arg },
+    /// out = op(t)^-1 * b (left) or b * op(t)^-1; t triangular, diagonal or 1x1.
+    Solve { t: Arg, b: Arg, left: bool },
+    /// out = sum alpha_i * arg_i
+    Add { terms: Vec<(Alpha, Arg)> },
+    /// out = alpha * a
+    Scale { alpha: Alpha, a: Arg },
+    /// out = L with a = L L^T
+    Potrf { a: Arg },
+    /// a = P L U; out = P, with l and u further outputs
+    Getrf { a: Arg, l: usize, u: usize },
+    /// out = op(a)^-1, formed explicitly
+    Inverse { a: Arg },
+    /// out (a program output) = a
+    Bind { a: Arg },
+}
+
+/// One kernel call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    pub kernel: Kernel,
+    pub op: Op,
+    pub out: usize,
+    pub flops: f64,
+    /// Properties the kernel relies on, for the report.
+    pub uses: Vec<String>,
+}
+
+/// The result of lowering a whole program.
+#[derive(Debug, Clone)]
+pub struct Lowered {
+    pub env: Env,
+    pub steps: Vec<Step>,
+    pub flops: f64,
+}
+
+enum Factorisation {
+    Cholesky(usize),
+    Lu { p: usize, l: usize, u: usize },
+}
+
+struct Lowering {
+    env: Env,
+    steps: Vec<Step>,
+    memo: HashMap<String, Arg>,
+    facts: HashMap<usize, Factorisation>,
+    temps: usize,
+}
+
+/// Lowers the assignments `(lhs, rhs)` in order.
+pub fn lower(env: &Env, stmts: &[(usize, Sum)]) -> Result<Lowered, LaError> {
+    let mut lw = Lowering {
+        env: env.clone(),
+        steps: Vec::new(),
+        memo: HashMap::new(),
+        facts: HashMap::new(),
+        temps: 0,
+    };
+    for (lhs, rhs) in stmts {
+        let props = sum_props(&lw.env, rhs);
+        let a = lw.sum(rhs)?;
+        let (r, c) = lw.env.shape(*lhs);
+        lw.env.entities[*lhs].props = props.closure(r, c);
+        lw.steps.push(Step {
+            kernel: Kernel::Bind,
+            op: Op::Bind { a },
+            out: *lhs,
+            flops: 0.0,
+            uses: vec![],
+        });
+    }
+    let flops = lw.steps.iter().map(|s| s.flops).sum();
+    Ok(Lowered {
+        env: lw.env,
+        steps: lw.steps,
+        flops,
+    })
+}
+
+impl Lowering {
+    fn temp(&mut self, rows: u64, cols: u64, props: Props) -> usize {
+        self.temps += 1;
+        let name = format!("T{}", self.temps);
+        self.env.add(name, rows, cols, props)
+    }
+
+    fn arg_props(&self, a: Arg) -> Props {
+        let p = self.env.props(a.id);
+        if a.trans {
+            transpose_props(p)
+        } else {
+            p
+        }
+    }
+
+    fn arg_shape(&self, a: Arg) -> (u64, u64) {
+        let (r, c) = self.env.shape(a.id);
+        if a.trans {
+            (c, r)
+        } else {
+            (r, c)
+        }
+    }
+
+    fn emit(&mut self, kernel: Kernel, op: Op, out: usize, flops: f64, uses: Vec<String>) {
+        self.steps.push(Step {
+            kernel,
+            op,
+            out,
+            flops,
+            uses,
+        });
+    }
+
+    fn lookup(&self, key: &str, tkey: &str) -> Option<Arg> {
+        if let Some(a) = self.memo.get(key) {
+            return Some(*a);
+        }
+        self.memo.get(tkey).map(|a| Arg {
+            id: a.id,
+            trans: !a.trans,
+        })
+    }
+
+    /// Evaluates a sum to an entity.
+    fn sum(&mut self, s: &Sum) -> Result<Arg, LaError> {
+        let key = format!("S:{}", s.key());
+        let tkey = format!("S:{}", s.transpose(&self.env).key());
+        if let Some(a) = self.lookup(&key, &tkey) {
+            return Ok(a);
+        }
+        let props = sum_props(&self.env, s);
+        let out = match s.terms.len() {
+            0 => {
+                return Err(LaError::Unsupported(
+                    "an expression that is identically zero".into(),
+                ));
+            }
+            1 => {
+                let (alpha, a) = self.term(&s.terms[0])?;
+                if alpha.is_one() {
+                    a
+                } else {
+                    let (r, c) = self.arg_shape(a);
+                    let out = self.temp(r, c, props);
+                    self.emit(
+                        Kernel::Scal,
+                        Op::Scale { alpha, a },
+                        out,
+                        cost::elementwise(r, c),
+                        vec![],
+                    );
+                    Arg {
+                        id: out,
+                        trans: false,
+                    }
+                }
+            }
+            _ => {
+                let mut terms = Vec::new();
+                let mut flops = 0.0;
+                // Additions of full terms, and products computed just for this sum: each
+                // such product absorbs one addition (GEMM/GEMV/SYRK compute alpha*A*B + beta*C).
+                let (mut additions, mut absorbers) = (0usize, 0usize);
+                for t in &s.terms {
+                    let before = self.steps.len();
+                    let (alpha, a) = self.term(t)?;
+                    let identity = self.env.props(a.id).has(Prop::Identity);
+                    let (r, c) = self.arg_shape(a);
+                    let fresh = self.steps.len() > before
+                        && self.steps.last().is_some_and(|st| {
+                            st.out == a.id && matches!(st.op, Op::Mul { .. }) && st.kernel != Kernel::Laswp
+                        });
+                    if identity {
+                        // Adding a multiple of I touches the diagonal only.
+                        flops += r as f64;
+                    } else {
+                        additions += 1;
+                        if fresh {
+                            absorbers += 1;
+                        } else if !alpha.is_one() && additions == 1 {
+                            flops += cost::elementwise(r, c);
+                        }
+                    }
+                    terms.push((alpha, a));
+                }
+                let unabsorbed = additions.saturating_sub(1).saturating_sub(absorbers);
+                flops += 2.0 * unabsorbed as f64 * cost::elementwise(s.rows, s.cols);
+                let out = self.temp(s.rows, s.cols, props);
+                self.emit(Kernel::Axpy, Op::Add { terms }, out, flops, vec![]);
+                Arg {
+                    id: out,
+                    trans: false,
+                }
+            }
+        };
+        // The entity holds the value of this sum, so what is known about the sum holds for
+        // it (the chain and kernels only derive structural properties).
+        let (r, c) = self.env.shape(out.id);
+        let known = if out.trans { transpose_props(props) } else { props };
+        let ent = &mut self.env.entities[out.id];
+        ent.props = ent.props.union(known).closure(r, c);
+        self.memo.insert(key, out);
+        Ok(out)
+    }
+
+    /// Evaluates a term's chain; returns its scalar multiplier separately.
+    fn term(&mut self, t: &Term) -> Result<(Alpha, Arg), LaError> {
+        let mut alpha = Alpha {
+            coef: t.coef,
+            scalars: vec![],
+        };
+        for f in &t.scalars {
+            let a = self.chain(std::slice::from_ref(f))?;
+            alpha.scalars.push(a.id);
+        }
+        if t.factors.is_empty() {
+            // A pure scalar: materialise coef * scalars as a 1x1 entity.
+            let out = self.temp(1, 1, Props::EMPTY);
+            let one = self.constant_one();
+            self.emit(
+                Kernel::Scal,
+                Op::Scale {
+                    alpha,
+                    a: Arg {
+                        id: one,
+                        trans: false,
+                    },
+                },
+                out,
+                1.0,
+                vec![],
+            );
+            return Ok((
+                Alpha::one(),
+                Arg {
+                    id: out,
+                    trans: false,
+                },
+            ));
+        }
+        let a = self.chain(&t.factors)?;
+        Ok((alpha, a))
+    }
+
+    fn constant_one(&mut self) -> usize {
+        if let Some(i) = self
+            .env
+            .entities
+            .iter()
+            .position(|e| e.kind == Kind::Constant && e.value == 1.0 && e.name == "1")
+        {
+            return i;
+        }
+        self.env.entities.push(super::norm::Entity {
+            name: "1".into(),
+            kind: Kind::Constant,
+            rows: 1,
+            cols: 1,
+            props: Props::of(&[Prop::Positive, Prop::Square]),
+            value: 1.0,
+        });
+        self.env.entities.len() - 1
+    }
+
+    fn element(&self, a: Arg, inv: bool) -> El {
+        let (rows, cols) = self.arg_shape(a);
+        let p = self.env.props(a.id);
+        El {
+            inv,
+            id: a.id,
+            trans: a.trans,
+            rows,
+            cols,
+            props: self.arg_props(a),
+            symmetric: p.has(Prop::Symmetric) || (rows == 1 && cols == 1),
+        }
+    }
+
+    /// The chain elements for one factor; factorisations are emitted on the way.
+    fn elements(&mut self, f: &Factor) -> Result<Vec<El>, LaError> {
+        let a = match &f.base {
+            Base::Op(id) => Arg {
+                id: *id,
+                trans: f.trans,
+            },
+            Base::Sum(s) => {
+                let a = self.sum(s)?;
+                Arg {
+                    id: a.id,
+                    trans: a.trans != f.trans,
+                }
+            }
+        };
+        if !f.inv {
+            return Ok(vec![self.element(a, false)]);
+        }
+        let (n, _) = self.arg_shape(a);
+        let p = self.env.props(a.id).with(Prop::NonSingular).closure(n, n);
+        if p.has(Prop::Identity) {
+            return Ok(vec![self.element(a, false)]);
+        }
+        if p.has(Prop::Orthogonal) {
+            // Q^-1 = Q^T.
+            return Ok(vec![self.element(
+                Arg {
+                    id: a.id,
+                    trans: !a.trans,
+                },
+                false,
+            )]);
+        }
+        if p.has(Prop::Diagonal) || p.is_triangular() || n == 1 {
+            return Ok(vec![self.element(a, true)]);
+        }
+        if p.has(Prop::Spd) {
+            let l = self.cholesky(a.id, n);
+            // A^-1 = L^-T L^-1 (A symmetric, so transposition does not matter).
+            return Ok(vec![
+                self.element(Arg { id: l, trans: true }, true),
+                self.element(
+                    Arg {
+                        id: l,
+                        trans: false,
+                    },
+                    true,
+                ),
+            ]);
+        }
+        let (pm, l, u) = self.lu(a.id, n);
+        // A = P L U: A^-1 = U^-1 L^-1 P^T and A^-T = P L^-T U^-T.
+        Ok(if a.trans {
+            vec![
+                self.element(
+                    Arg {
+                        id: pm,
+                        trans: false,
+                    },
+                    false,
+                ),
+                self.element(Arg { id: l, trans: true }, true),
+                self.element(Arg { id: u, trans: true }, true),
+            ]
+        } else {
+            vec![
+                self.element(
+                    Arg {
+                        id: u,
+                        trans: false,
+                    },
+                    true,
+                ),
+                self.element(
+                    Arg {
+                        id: l,
+                        trans: false,
+                    },
+                    true,
+                ),
+                self.element(
+                    Arg {
+                        id: pm,
+                        trans: true,
+                    },
+                    false,
+                ),
+            ]
+        })
+    }
+
+    fn cholesky(&mut self, id: usize, n: u64) -> usize {
+        if let Some(Factorisation::Cholesky(l)) = self.facts.get(&id) {
+            return *l;
+        }
+        let l = self.temp(n, n, Props::of(&[Prop::LowerTriangular, Prop::NonSingular]));
+        self.emit(
+            Kernel::Potrf,
+            Op::Potrf {
+                a: Arg { id, trans: false },
+            },
+            l,
+            cost::potrf(n),
+            vec!["SPD".into()],
+        );
+        self.facts.insert(id, Factorisation::Cholesky(l));
+        l
+    }
+
+    fn lu(&mut self, id: usize, n: u64) -> (usize, usize, usize) {
+        if let Some(Factorisation::Lu { p, l, u }) = self.facts.get(&id) {
+            return (*p, *l, *u);
+        }
+        let p = self.temp(n, n, Props::of(&[Prop::Permutation]));
+        let l = self.temp(
+            n,
+            n,
+            Props::of(&[Prop::LowerTriangular, Prop::UnitDiagonal]),
+        );
+        let u = self.temp(n, n, Props::of(&[Prop::UpperTriangular, Prop::NonSingular]));
+        self.emit(
+            Kernel::Getrf,
+            Op::Getrf {
+                a: Arg { id, trans: false },
+                l,
+                u,
+            },
+            p,
+            cost::getrf(n),
+            vec!["NonSingular".into()],
+        );
+        self.facts.insert(id, Factorisation::Lu { p, l, u });
+        (p, l, u)
+    }
+
+    /// Evaluates a product of factors.
+    fn chain(&mut self, fs: &[Factor]) -> Result<Arg, LaError> {
+        let key = format!("C:{}", chain_key(fs));
+        let tfs: Vec<Factor> = fs.iter().rev().map(|f| f.transpose(&self.env)).collect();
+        let tkey = format!("C:{}", chain_key(&tfs));
+        if let Some(a) = self.lookup(&key, &tkey) {
+            return Ok(a);
+        }
+        let mut els = Vec::new();
+        for f in fs {
+            els.extend(self.elements(f)?);
+        }
+        let plan = {
+            let memo = &self.memo;
+            chain::solve(&els, &|k: &str| memo.contains_key(k))
+        };
+        let out = match plan {
+            Plan::Leaf(i) => {
+                let e = &els[i];
+                let a = Arg {
+                    id: e.id,
+                    trans: e.trans,
+                };
+                if e.inv {
+                    self.explicit_inverse(e)?
+                } else {
+                    a
+                }
+            }
+            _ => self.realise(&els, &plan)?,
+        };
+        self.memo.insert(key, out);
+        Ok(out)
+    }
+
+    fn explicit_inverse(&mut self, e: &El) -> Result<Arg, LaError> {
+        let a = Arg {
+            id: e.id,
+            trans: e.trans,
+        };
+        let n = e.rows;
+        let (kernel, flops) = if e.props.has(Prop::Diagonal) || n == 1 {
+            (Kernel::DiagSolve, n as f64)
+        } else if e.props.is_triangular() {
+            (Kernel::Trtri, cost::trtri(n))
+        } else {
+            return Err(LaError::Unsupported(
+                "explicit inverse of a general matrix element".into(),
+            ));
+        };
+        let props = inverse_props(e.props, n);
+        let out = self.temp(n, n, props);
+        self.emit(
+            kernel,
+            Op::Inverse { a },
+            out,
+            flops,
+            vec![structure_name(e.props)],
+        );
+        Ok(Arg {
+            id: out,
+            trans: false,
+        })
+    }
+
+    fn realise(&mut self, els: &[El], plan: &Plan) -> Result<Arg, LaError> {
+        match plan {
+            Plan::Leaf(i) => Ok(Arg {
+                id: els[*i].id,
+                trans: els[*i].trans,
+            }),
+            Plan::Known(k, transposed) => {
+                // The chain DP only reports keys present in the memo.
+                let a = self
+                    .memo
+                    .get(k)
+                    .copied()
+                    .ok_or_else(|| LaError::Unsupported("lost common subexpression".into()))?;
+                Ok(Arg {
+                    id: a.id,
+                    trans: a.trans != *transposed,
+                })
+            }
+            Plan::Node {
+                left,
+                right,
+                kernel,
+                flops,
+                gram,
+                explicit_left,
+                key,
+                rows,
+                cols,
+            } => {
+                let linv = matches!(**left, Plan::Leaf(i) if els[i].inv);
+                let rinv = matches!(**right, Plan::Leaf(i) if els[i].inv);
+                let r = self.realise(els, right)?;
+                let mut inverse_flops = 0.0;
+                let (op, props, uses) = if *gram {
+                    let rp = self.arg_props(r);
+                    let p = Props::of(&[Prop::Symmetric, Prop::Spsd]);
+                    let (rr, rc) = self.arg_shape(r);
+                    let p = if rp.has(Prop::FullRank) && rr >= rc {
+                        p.with(Prop::Spd)
+                    } else {
+                        p
+                    };
+                    (
+                        Op::Mul {
+                            a: Arg {
+                                id: r.id,
+                                trans: !r.trans,
+                            },
+                            b: r,
+                        },
+                        p,
+                        vec![],
+                    )
+                } else if linv && rinv && *explicit_left {
+                    let Plan::Leaf(i) = **left else {
+                        unreachable_plan()?
+                    };
+                    let li = self.explicit_inverse(&els[i])?;
+                    // The chain priced the explicit inverse into this node; it is its own step.
+                    inverse_flops = self.steps.last().map_or(0.0, |s| s.flops);
+                    let Plan::Leaf(j) = **right else {
+                        unreachable_plan()?
+                    };
+                    (
+                        Op::Solve {
+                            t: r,
+                            b: li,
+                            left: false,
+                        },
+                        Props::EMPTY,
+                        vec![structure_name(els[j].props)],
+                    )
+                } else if linv {
+                    let Plan::Leaf(i) = **left else {
+                        unreachable_plan()?
+                    };
+                    let t = Arg {
+                        id: els[i].id,
+                        trans: els[i].trans,
+                    };
+                    let p = product_props(
+                        inverse_props(els[i].props, els[i].rows),
+                        (els[i].rows, els[i].cols),
+                        self.arg_props(r),
+                        self.arg_shape(r),
+                    );
+                    (
+                        Op::Solve {
+                            t,
+                            b: r,
+                            left: true,
+                        },
+                        p,
+                        vec![structure_name(els[i].props)],
+                    )
+                } else {
+                    let l = self.realise(els, left)?;
+                    if rinv {
+                        let Plan::Leaf(j) = **right else {
+                            unreachable_plan()?
+                        };
+                        let p = product_props(
+                            self.arg_props(l),
+                            self.arg_shape(l),
+                            inverse_props(els[j].props, els[j].rows),
+                            (els[j].rows, els[j].cols),
+                        );
+                        (
+                            Op::Solve {
+                                t: r,
+                                b: l,
+                                left: false,
+                            },
+                            p,
+                            vec![structure_name(els[j].props)],
+                        )
+                    } else {
+                        let lp = self.arg_props(l);
+                        let rp = self.arg_props(r);
+                        let p = product_props(lp, self.arg_shape(l), rp, self.arg_shape(r));
+                        let uses = match kernel {
+                            Kernel::Trmm | Kernel::Trmv => {
+                                vec![structure_name(if lp.is_triangular() { lp } else { rp })]
+                            }
+                            Kernel::DiagScale => vec!["Diagonal".into()],
+                            Kernel::Symm | Kernel::Symv => vec!["Symmetric".into()],
+                            Kernel::Laswp => vec!["Permutation".into()],
+                            _ => vec![],
+                        };
+                        (Op::Mul { a: l, b: r }, p, uses)
+                    }
+                };
+                let out = self.temp(*rows, *cols, props);
+                self.emit(*kernel, op, out, *flops - inverse_flops, uses);
+                let a = Arg {
+                    id: out,
+                    trans: false,
+                };
+                self.memo.insert(key.clone(), a);
+                Ok(a)
+            }
+        }
+    }
+}
+
+fn unreachable_plan<T>() -> Result<T, LaError> {
+    Err(LaError::Unsupported("inconsistent chain plan".into()))
+}
+
+fn structure_name(p: Props) -> String {
+    if p.has(Prop::Diagonal) {
+        "Diagonal".into()
+    } else if p.has(Prop::LowerTriangular) {
+        "LowerTriangular".into()
+    } else if p.has(Prop::UpperTriangular) {
+        "UpperTriangular".into()
+    } else if p.has(Prop::Permutation) {
+        "Permutation".into()
+    } else {
+        "NonSingular".into()
+    }
+}

@@ -1,0 +1,438 @@
+//! The normalised form the search works on: a sum of terms, each term a coefficient, scalar
+//! factors and a chain of matrix factors; transposition pushed to the leaves, nested
+//! products flattened, inverses of products of square factors split. Also the operand
+//! environment ([`Env`]) shared by inference, lowering and interpretation.
+
+use std::fmt::Write as _;
+
+use super::ast::{Expr, Kind, Program};
+use super::error::LaError;
+use super::properties::{Prop, Props};
+
+/// An operand of the computation: a program operand, a number, or a temporary.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entity {
+    pub name: String,
+    pub kind: Kind,
+    pub rows: u64,
+    pub cols: u64,
+    pub props: Props,
+    pub value: f64,
+}
+
+/// All entities; the first ones are the program's operands, in order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Env {
+    pub entities: Vec<Entity>,
+}
+
+impl Env {
+    pub fn from_program(p: &Program) -> Env {
+        Env {
+            entities: p
+                .operands
+                .iter()
+                .map(|o| Entity {
+                    name: o.name.clone(),
+                    kind: o.kind,
+                    rows: o.rows,
+                    cols: o.cols,
+                    props: o.props,
+                    value: o.value,
+                })
+                .collect(),
+        }
+    }
+    pub fn props(&self, id: usize) -> Props {
+        self.entities[id].props
+    }
+    pub fn shape(&self, id: usize) -> (u64, u64) {
+        (self.entities[id].rows, self.entities[id].cols)
+    }
+    pub fn add(&mut self, name: String, rows: u64, cols: u64, props: Props) -> usize {
+        self.entities.push(Entity {
+            name,
+            kind: Kind::Matrix,
+            rows,
+            cols,
+            props: props.closure(rows, cols),
+            value: 0.0,
+        });
+        self.entities.len() - 1
+    }
+    fn is_symmetric(&self, id: usize) -> bool {
+        self.props(id).has(Prop::Symmetric) || self.shape(id) == (1, 1)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Base {
+    Op(usize),
+    Sum(Box<Sum>),
+}
+
+/// `base`, optionally transposed and/or inverted (inverse applied after transposition; the
+/// two commute).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Factor {
+    pub base: Base,
+    pub trans: bool,
+    pub inv: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Term {
+    pub coef: f64,
+    /// 1x1 factors of a term whose chain is not 1x1, kept apart so the chain's sizes match.
+    pub scalars: Vec<Factor>,
+    pub factors: Vec<Factor>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sum {
+    pub terms: Vec<Term>,
+    pub rows: u64,
+    pub cols: u64,
+}
+
+impl Factor {
+    pub fn op(id: usize) -> Factor {
+        Factor {
+            base: Base::Op(id),
+            trans: false,
+            inv: false,
+        }
+    }
+
+    pub fn shape(&self, env: &Env) -> (u64, u64) {
+        let (r, c) = match &self.base {
+            Base::Op(id) => env.shape(*id),
+            Base::Sum(s) => (s.rows, s.cols),
+        };
+        if self.trans {
+            (c, r)
+        } else {
+            (r, c)
+        }
+    }
+
+    pub fn transpose(&self, env: &Env) -> Factor {
+        match &self.base {
+            Base::Op(id) => Factor {
+                base: Base::Op(*id),
+                trans: !self.trans && !env.is_symmetric(*id),
+                inv: self.inv,
+            },
+            Base::Sum(s) => Factor {
+                base: Base::Sum(Box::new(s.transpose(env))),
+                trans: false,
+                inv: self.inv,
+            },
+        }
+    }
+
+    /// A key identifying the value of the factor (ids, not names).
+    pub fn key(&self, out: &mut String) {
+        if self.inv {
+            out.push_str("inv(");
+        }
+        match &self.base {
+            Base::Op(id) => {
+                let _ = write!(out, "#{id}");
+            }
+            Base::Sum(s) => {
+                out.push('(');
+                s.key_into(out);
+                out.push(')');
+            }
+        }
+        if self.trans {
+            out.push('\'');
+        }
+        if self.inv {
+            out.push(')');
+        }
+    }
+
+    pub fn show(&self, env: &Env) -> String {
+        let inner = match &self.base {
+            Base::Op(id) => env.entities[*id].name.clone(),
+            Base::Sum(s) => format!("({})", s.show(env)),
+        };
+        let t = if self.trans {
+            format!("trans({inner})")
+        } else {
+            inner
+        };
+        if self.inv {
+            format!("inv({t})")
+        } else {
+            t
+        }
+    }
+}
+
+impl Term {
+    pub fn transpose(&self, env: &Env) -> Term {
+        Term {
+            coef: self.coef,
+            scalars: self.scalars.clone(),
+            factors: self
+                .factors
+                .iter()
+                .rev()
+                .map(|f| f.transpose(env))
+                .collect(),
+        }
+    }
+    pub fn show(&self, env: &Env) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        if self.coef != 1.0 || (self.scalars.is_empty() && self.factors.is_empty()) {
+            parts.push(format!("{}", self.coef));
+        }
+        parts.extend(self.scalars.iter().map(|f| f.show(env)));
+        parts.extend(self.factors.iter().map(|f| f.show(env)));
+        parts.join("*")
+    }
+    fn key_into(&self, out: &mut String) {
+        let _ = write!(out, "{}", self.coef);
+        for f in self.scalars.iter().chain(&self.factors) {
+            out.push('*');
+            f.key(out);
+        }
+    }
+}
+
+impl Sum {
+    pub fn transpose(&self, env: &Env) -> Sum {
+        Sum {
+            terms: self.terms.iter().map(|t| t.transpose(env)).collect(),
+            rows: self.cols,
+            cols: self.rows,
+        }
+    }
+    pub fn key(&self) -> String {
+        let mut s = String::new();
+        self.key_into(&mut s);
+        s
+    }
+    fn key_into(&self, out: &mut String) {
+        for (i, t) in self.terms.iter().enumerate() {
+            if i > 0 {
+                out.push('+');
+            }
+            t.key_into(out);
+        }
+    }
+    pub fn show(&self, env: &Env) -> String {
+        if self.terms.is_empty() {
+            return "0".into();
+        }
+        self.terms
+            .iter()
+            .map(|t| t.show(env))
+            .collect::<Vec<_>>()
+            .join(" + ")
+    }
+    fn single(t: Term, rows: u64, cols: u64) -> Sum {
+        Sum {
+            terms: vec![t],
+            rows,
+            cols,
+        }
+    }
+}
+
+/// Key of a chain of factors.
+pub fn chain_key(fs: &[Factor]) -> String {
+    let mut s = String::new();
+    for (i, f) in fs.iter().enumerate() {
+        if i > 0 {
+            s.push('*');
+        }
+        f.key(&mut s);
+    }
+    s
+}
+
+/// Normalises the right-hand side of an assignment.
+pub fn normalise(p: &Program, env: &Env, e: &Expr) -> Result<Sum, LaError> {
+    let s = to_sum(p, env, e)?;
+    Ok(s)
+}
+
+fn to_sum(p: &Program, env: &Env, e: &Expr) -> Result<Sum, LaError> {
+    let (rows, cols) = p.shape(e);
+    match e {
+        Expr::Operand(i) => {
+            let ent = &env.entities[*i];
+            let t = match ent.kind {
+                Kind::Zero => {
+                    return Ok(Sum {
+                        terms: vec![],
+                        rows,
+                        cols,
+                    })
+                }
+                Kind::Constant => Term {
+                    coef: ent.value,
+                    scalars: vec![],
+                    factors: vec![],
+                },
+                _ => Term {
+                    coef: 1.0,
+                    scalars: vec![],
+                    factors: vec![Factor::op(*i)],
+                },
+            };
+            Ok(Sum::single(t, rows, cols))
+        }
+        Expr::Add(a, b) | Expr::Sub(a, b) => {
+            let mut s = to_sum(p, env, a)?;
+            let r = to_sum(p, env, b)?;
+            let neg = matches!(e, Expr::Sub(..));
+            s.terms.extend(r.terms.into_iter().map(|mut t| {
+                if neg {
+                    t.coef = -t.coef;
+                }
+                t
+            }));
+            Ok(s)
+        }
+        Expr::Neg(a) => {
+            let mut s = to_sum(p, env, a)?;
+            for t in &mut s.terms {
+                t.coef = -t.coef;
+            }
+            Ok(s)
+        }
+        Expr::Trans(a) => Ok(to_sum(p, env, a)?.transpose(env)),
+        Expr::Mul(a, b) => {
+            let l = as_term(env, to_sum(p, env, a)?);
+            let r = as_term(env, to_sum(p, env, b)?);
+            let (Some(l), Some(r)) = (l, r) else {
+                return Ok(Sum {
+                    terms: vec![],
+                    rows,
+                    cols,
+                });
+            };
+            let mut t = Term {
+                coef: l.coef * r.coef,
+                scalars: l.scalars,
+                factors: l.factors,
+            };
+            t.scalars.extend(r.scalars);
+            t.factors.extend(r.factors);
+            Ok(Sum::single(simplify(env, t)?, rows, cols))
+        }
+        Expr::Inv(a) => {
+            let s = to_sum(p, env, a)?;
+            if s.terms.is_empty() {
+                return Err(LaError::Unsupported("inverse of a zero expression".into()));
+            }
+            if s.terms.len() == 1 {
+                let t = &s.terms[0];
+                let all_square = t.factors.iter().all(|f| {
+                    let (r, c) = f.shape(env);
+                    r == c
+                });
+                if all_square && t.coef != 0.0 {
+                    // (c s1 s2 F1 F2)^-1 = c^-1 s1^-1 s2^-1 F2^-1 F1^-1: every factor is
+                    // square, so the product is invertible only if each factor is.
+                    let inv = |f: &Factor| {
+                        let mut g = f.clone();
+                        g.inv = !g.inv;
+                        g
+                    };
+                    let t2 = Term {
+                        coef: 1.0 / t.coef,
+                        scalars: t.scalars.iter().map(inv).collect(),
+                        factors: t.factors.iter().rev().map(inv).collect(),
+                    };
+                    return Ok(Sum::single(simplify(env, t2)?, rows, cols));
+                }
+            }
+            let f = Factor {
+                base: Base::Sum(Box::new(s)),
+                trans: false,
+                inv: true,
+            };
+            let t = if rows == 1 && cols == 1 {
+                Term {
+                    coef: 1.0,
+                    scalars: vec![],
+                    factors: vec![f],
+                }
+            } else {
+                Term {
+                    coef: 1.0,
+                    scalars: vec![],
+                    factors: vec![f],
+                }
+            };
+            Ok(Sum::single(t, rows, cols))
+        }
+    }
+}
+
+/// A sum as one term: itself if it has one term, else a parenthesised factor.
+fn as_term(env: &Env, s: Sum) -> Option<Term> {
+    match s.terms.len() {
+        0 => None,
+        1 => s.terms.into_iter().next(),
+        _ => {
+            let _ = env;
+            Some(Term {
+                coef: 1.0,
+                scalars: vec![],
+                factors: vec![Factor {
+                    base: Base::Sum(Box::new(s)),
+                    trans: false,
+                    inv: false,
+                }],
+            })
+        }
+    }
+}
+
+/// Separates scalar factors, drops identities, and checks the chain's sizes.
+pub fn simplify(env: &Env, t: Term) -> Result<Term, LaError> {
+    let mut scalars = t.scalars;
+    let mut factors = Vec::new();
+    let any_matrix = t.factors.iter().any(|f| f.shape(env) != (1, 1));
+    for f in t.factors {
+        if any_matrix && f.shape(env) == (1, 1) {
+            scalars.push(f);
+        } else {
+            factors.push(f);
+        }
+    }
+    let is_identity =
+        |f: &Factor| matches!(f.base, Base::Op(id) if env.props(id).has(Prop::Identity));
+    if factors.iter().any(|f| !is_identity(f)) {
+        factors.retain(|f| !is_identity(f));
+    } else if factors.len() > 1 {
+        factors.truncate(1);
+    }
+    for f in factors.iter_mut() {
+        if is_identity(f) {
+            f.inv = false;
+            f.trans = false;
+        }
+    }
+    for w in factors.windows(2) {
+        let (_, c) = w[0].shape(env);
+        let (r, _) = w[1].shape(env);
+        if c != r {
+            return Err(LaError::Unsupported(
+                "an inner product used as a scalar inside a matrix product".into(),
+            ));
+        }
+    }
+    Ok(Term {
+        coef: t.coef,
+        scalars,
+        factors,
+    })
+}

@@ -1,0 +1,170 @@
+//! Rendering of a solution: one kernel per line with operands, properties used and FLOPs,
+//! the totals beside the naive cost, and the machine-readable JSON form.
+
+use std::fmt::Write as _;
+
+use super::kernels::Kernel;
+use super::lower::{Alpha, Arg, Op, Step};
+use super::norm::Env;
+use super::search::Solution;
+
+fn arg(env: &Env, a: Arg) -> String {
+    let n = &env.entities[a.id].name;
+    if a.trans {
+        format!("{n}^T")
+    } else {
+        n.clone()
+    }
+}
+
+fn alpha(env: &Env, a: &Alpha) -> String {
+    let mut parts = Vec::new();
+    if a.coef != 1.0 || a.scalars.is_empty() {
+        parts.push(format!("{}", a.coef));
+    }
+    parts.extend(a.scalars.iter().map(|&s| env.entities[s].name.clone()));
+    parts.join("*")
+}
+
+/// The operation of a step as text, e.g. `T3 := L1^-1 * X`.
+pub fn describe(env: &Env, s: &Step) -> String {
+    let out = &env.entities[s.out].name;
+    match &s.op {
+        Op::Mul { a, b } => format!("{out} := {} * {}", arg(env, *a), arg(env, *b)),
+        Op::Solve { t, b, left: true } => {
+            format!("{out} := {}^-1 * {}", arg(env, *t), arg(env, *b))
+        }
+        Op::Solve { t, b, left: false } => {
+            format!("{out} := {} * {}^-1", arg(env, *b), arg(env, *t))
+        }
+        Op::Add { terms } => {
+            let ts: Vec<String> = terms
+                .iter()
+                .map(|(al, a)| {
+                    if al.is_one() {
+                        arg(env, *a)
+                    } else {
+                        format!("{}*{}", alpha(env, al), arg(env, *a))
+                    }
+                })
+                .collect();
+            format!("{out} := {}", ts.join(" + "))
+        }
+        Op::Scale { alpha: al, a } => format!("{out} := {} * {}", alpha(env, al), arg(env, *a)),
+        Op::Potrf { a } => format!("{out} := chol({})", arg(env, *a)),
+        Op::Getrf { a, l, u } => format!(
+            "{out}, {}, {} := lu({})",
+            env.entities[*l].name,
+            env.entities[*u].name,
+            arg(env, *a)
+        ),
+        Op::Inverse { a } => format!("{out} := {}^-1", arg(env, *a)),
+        Op::Bind { a } => format!("{out} := {}", arg(env, *a)),
+    }
+}
+
+/// Human-readable report.
+pub fn text(sol: &Solution) -> String {
+    let env = &sol.lowered.env;
+    let mut s = String::new();
+    for st in sol
+        .lowered
+        .steps
+        .iter()
+        .filter(|s| s.kernel != Kernel::Bind)
+    {
+        let uses = if st.uses.is_empty() {
+            String::new()
+        } else {
+            format!("  [{}]", st.uses.join(", "))
+        };
+        let _ = writeln!(
+            s,
+            "{:<10} {:<40} {:>12.4e} FLOPs{uses}",
+            st.kernel.name(),
+            describe(env, st),
+            st.flops
+        );
+    }
+    for st in sol
+        .lowered
+        .steps
+        .iter()
+        .filter(|s| s.kernel == Kernel::Bind)
+    {
+        let _ = writeln!(s, "{:<10} {}", "", describe(env, st));
+    }
+    let _ = writeln!(s, "total:  {:.4e} FLOPs", sol.lowered.flops);
+    let ratio = if sol.lowered.flops > 0.0 {
+        sol.naive_flops / sol.lowered.flops
+    } else {
+        1.0
+    };
+    let _ = writeln!(
+        s,
+        "naive:  {:.4e} FLOPs (left to right, explicit inverses; {ratio:.2}x)",
+        sol.naive_flops
+    );
+    let _ = write!(
+        s,
+        "search: first solution {:.4e} FLOPs after {:.3} ms, final after {:.3} ms ({} states)",
+        sol.first_flops,
+        sol.first_solution_s * 1e3,
+        sol.final_solution_s * 1e3,
+        sol.states
+    );
+    s
+}
+
+fn json_str(s: &str) -> String {
+    let mut o = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(o, "\\u{:04x}", c as u32);
+            }
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+fn json_num(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x}")
+    } else {
+        "null".into()
+    }
+}
+
+/// The `--json` form.
+pub fn json(sol: &Solution) -> String {
+    let env = &sol.lowered.env;
+    let ks: Vec<String> = sol
+        .lowered
+        .steps
+        .iter()
+        .filter(|s| s.kernel != Kernel::Bind)
+        .map(|st| {
+            let uses: Vec<String> = st.uses.iter().map(|u| json_str(u)).collect();
+            format!(
+                "{{\"name\": {}, \"flops\": {}, \"operation\": {}, \"properties\": [{}]}}",
+                json_str(st.kernel.name()),
+                json_num(st.flops),
+                json_str(&describe(env, st)),
+                uses.join(", ")
+            )
+        })
+        .collect();
+    format!(
+        "{{\"kernels\": [{}], \"flops\": {}, \"naive_flops\": {}, \"first_solution_s\": {}, \"final_solution_s\": {}}}",
+        ks.join(", "),
+        json_num(sol.lowered.flops),
+        json_num(sol.naive_flops),
+        json_num(sol.first_solution_s),
+        json_num(sol.final_solution_s)
+    )
+}

@@ -1,0 +1,328 @@
+//! The search: best-first over rewritten forms of the program (distributing products over
+//! sums, factoring common prefixes and suffixes out of sums), each priced by lowering it.
+//! The unrewritten form gives the first solution at once; states costing more than
+//! [`PRUNE_FACTOR`] times the best are pruned. Also the naive baseline: left-to-right
+//! evaluation with explicit inverses, as numpy code written from the formula does.
+
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashSet};
+use std::time::{Duration, Instant};
+
+use super::ast::{Expr, Program};
+use super::error::LaError;
+use super::kernels::cost;
+use super::lower::{lower, Lowered};
+use super::norm::{normalise, simplify, Base, Env, Factor, Sum, Term};
+
+/// States costing more than this multiple of the best solution are not expanded.
+pub const PRUNE_FACTOR: f64 = 4.0;
+/// Sums are not rewritten beyond this many terms.
+const MAX_TERMS: usize = 12;
+/// Upper bound on states examined, independent of time.
+const MAX_STATES: usize = 20_000;
+
+/// Options of the search.
+#[derive(Debug, Clone, Copy)]
+pub struct SearchOptions {
+    pub time_limit: Duration,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            time_limit: Duration::from_secs(1),
+        }
+    }
+}
+
+/// The outcome: the best sequence and timings.
+#[derive(Debug, Clone)]
+pub struct Solution {
+    pub lowered: Lowered,
+    pub naive_flops: f64,
+    pub first_flops: f64,
+    pub first_solution_s: f64,
+    pub final_solution_s: f64,
+    pub states: usize,
+}
+
+type State = Vec<(usize, Sum)>;
+
+struct Queued {
+    flops: f64,
+    seq: usize,
+    state: State,
+}
+
+impl PartialEq for Queued {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
+impl Eq for Queued {}
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Queued {
+    // Min-heap on cost, then first generated.
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.flops.total_cmp(&self.flops).then(o.seq.cmp(&self.seq))
+    }
+}
+
+fn state_key(s: &State) -> String {
+    s.iter()
+        .map(|(l, r)| format!("{l}={}", r.key()))
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+/// Finds a kernel sequence for the program.
+pub fn solve(p: &Program, opts: SearchOptions) -> Result<Solution, LaError> {
+    let start = Instant::now();
+    let env = Env::from_program(p);
+    let mut state: State = Vec::new();
+    for a in &p.assignments {
+        state.push((a.lhs, normalise(p, &env, &a.rhs)?));
+    }
+    let naive_flops = naive_cost(p);
+    let first = lower(&env, &state)?;
+    let first_solution_s = start.elapsed().as_secs_f64();
+    let first_flops = first.flops;
+    let mut best = first;
+    let mut final_solution_s = first_solution_s;
+    let mut seen: HashSet<String> = HashSet::new();
+    seen.insert(state_key(&state));
+    let mut heap = BinaryHeap::new();
+    let mut seq = 0;
+    heap.push(Queued {
+        flops: best.flops,
+        seq,
+        state,
+    });
+    let mut states = 1;
+    while let Some(q) = heap.pop() {
+        if start.elapsed() >= opts.time_limit || states >= MAX_STATES {
+            break;
+        }
+        if q.flops > PRUNE_FACTOR * best.flops {
+            continue;
+        }
+        for (i, (lhs, rhs)) in q.state.iter().enumerate() {
+            // Statement environments differ only by the properties of earlier outputs,
+            // which rewriting does not need.
+            for alt in rewrites(&env, rhs) {
+                let mut next = q.state.clone();
+                next[i] = (*lhs, alt);
+                if !seen.insert(state_key(&next)) {
+                    continue;
+                }
+                states += 1;
+                let Ok(l) = lower(&env, &next) else { continue };
+                if l.flops < best.flops {
+                    best = l.clone();
+                    final_solution_s = start.elapsed().as_secs_f64();
+                }
+                if l.flops <= PRUNE_FACTOR * best.flops {
+                    seq += 1;
+                    heap.push(Queued {
+                        flops: l.flops,
+                        seq,
+                        state: next,
+                    });
+                }
+            }
+        }
+    }
+    Ok(Solution {
+        lowered: best,
+        naive_flops,
+        first_flops,
+        first_solution_s,
+        final_solution_s,
+        states,
+    })
+}
+
+/// All single-step rewrites of a sum, at any depth.
+pub fn rewrites(env: &Env, s: &Sum) -> Vec<Sum> {
+    let mut out = Vec::new();
+    // Distribute a term over one of its parenthesised (non-inverted) sums.
+    for (ti, t) in s.terms.iter().enumerate() {
+        for (fi, f) in t.factors.iter().enumerate() {
+            if let (Base::Sum(inner), false) = (&f.base, f.inv) {
+                if t.factors.len() > 1 && s.terms.len() - 1 + inner.terms.len() <= MAX_TERMS {
+                    let mut terms: Vec<Term> = s.terms[..ti].to_vec();
+                    let mut ok = true;
+                    for u in &inner.terms {
+                        let mut factors = t.factors[..fi].to_vec();
+                        factors.extend(u.factors.iter().cloned());
+                        factors.extend(t.factors[fi + 1..].iter().cloned());
+                        let mut scalars = t.scalars.clone();
+                        scalars.extend(u.scalars.iter().cloned());
+                        match simplify(
+                            env,
+                            Term {
+                                coef: t.coef * u.coef,
+                                scalars,
+                                factors,
+                            },
+                        ) {
+                            Ok(nt) => terms.push(nt),
+                            Err(_) => ok = false,
+                        }
+                    }
+                    terms.extend(s.terms[ti + 1..].iter().cloned());
+                    if ok {
+                        out.push(Sum {
+                            terms,
+                            rows: s.rows,
+                            cols: s.cols,
+                        });
+                    }
+                }
+            }
+            // Rewrite inside the factor.
+            if let Base::Sum(inner) = &f.base {
+                for alt in rewrites(env, inner) {
+                    let mut t2 = t.clone();
+                    t2.factors[fi] = Factor {
+                        base: Base::Sum(Box::new(alt)),
+                        ..f.clone()
+                    };
+                    let mut s2 = s.clone();
+                    s2.terms[ti] = t2;
+                    out.push(s2);
+                }
+            }
+        }
+    }
+    // Factor a common prefix or suffix out of two terms.
+    for a in 0..s.terms.len() {
+        for b in a + 1..s.terms.len() {
+            for from_left in [true, false] {
+                if let Some(t) = factor_out(env, &s.terms[a], &s.terms[b], from_left) {
+                    let mut terms = s.terms.clone();
+                    terms[a] = t;
+                    terms.remove(b);
+                    out.push(Sum {
+                        terms,
+                        rows: s.rows,
+                        cols: s.cols,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+fn factor_out(env: &Env, x: &Term, y: &Term, from_left: bool) -> Option<Term> {
+    let (xf, yf) = (&x.factors, &y.factors);
+    let n = xf.len().min(yf.len());
+    let same = |i: usize| {
+        let (a, b) = if from_left {
+            (&xf[i], &yf[i])
+        } else {
+            (&xf[xf.len() - 1 - i], &yf[yf.len() - 1 - i])
+        };
+        a == b
+    };
+    let mut k = 0;
+    while k < n && same(k) {
+        k += 1;
+    }
+    // Both remainders must be non-empty so the inner sum is a product of matrices.
+    let k = k
+        .min(n.saturating_sub(1))
+        .min(xf.len() - 1)
+        .min(yf.len() - 1);
+    if k == 0 || xf.len() <= k || yf.len() <= k {
+        return None;
+    }
+    let (common, xr, yr) = if from_left {
+        (xf[..k].to_vec(), xf[k..].to_vec(), yf[k..].to_vec())
+    } else {
+        (
+            xf[xf.len() - k..].to_vec(),
+            xf[..xf.len() - k].to_vec(),
+            yf[..yf.len() - k].to_vec(),
+        )
+    };
+    let (r, _) = xr[0].shape(env);
+    let (_, c) = xr[xr.len() - 1].shape(env);
+    let inner = Sum {
+        terms: vec![
+            Term {
+                coef: x.coef,
+                scalars: x.scalars.clone(),
+                factors: xr,
+            },
+            Term {
+                coef: y.coef,
+                scalars: y.scalars.clone(),
+                factors: yr,
+            },
+        ],
+        rows: r,
+        cols: c,
+    };
+    let f = Factor {
+        base: Base::Sum(Box::new(inner)),
+        trans: false,
+        inv: false,
+    };
+    let factors = if from_left {
+        let mut v = common;
+        v.push(f);
+        v
+    } else {
+        let mut v = vec![f];
+        v.extend(common);
+        v
+    };
+    simplify(
+        env,
+        Term {
+            coef: 1.0,
+            scalars: vec![],
+            factors,
+        },
+    )
+    .ok()
+}
+
+/// FLOPs of evaluating the formula left to right with explicit inverses (LU + GETRI),
+/// matrix products as GEMM/GEMV and scalar products as SCAL.
+pub fn naive_cost(p: &Program) -> f64 {
+    fn go(p: &Program, e: &Expr) -> f64 {
+        let (r, c) = p.shape(e);
+        match e {
+            Expr::Operand(_) => 0.0,
+            Expr::Add(a, b) | Expr::Sub(a, b) => go(p, a) + go(p, b) + cost::elementwise(r, c),
+            Expr::Neg(a) => go(p, a) + cost::elementwise(r, c),
+            Expr::Trans(a) => go(p, a),
+            Expr::Inv(a) => {
+                go(p, a)
+                    + if r == 1 {
+                        1.0
+                    } else {
+                        cost::getrf(r) + cost::getri(r)
+                    }
+            }
+            Expr::Mul(a, b) => {
+                let (ar, ac) = p.shape(a);
+                let (br, bc) = p.shape(b);
+                let mul = if (ar, ac) == (1, 1) || (br, bc) == (1, 1) {
+                    cost::elementwise(r, c)
+                } else {
+                    cost::gemm(ar, bc, ac)
+                };
+                go(p, a) + go(p, b) + mul
+            }
+        }
+    }
+    p.assignments.iter().map(|a| go(p, &a.rhs)).sum()
+}
