@@ -24,4 +24,10 @@ pub use isolate::{
 pub use sign::{sign_at, SignCounts, SignStats};
 pub use upoly::UPoly;
 
+mod decompose;
 pub mod formula;
+pub mod lift;
+pub mod project;
+
+pub use decompose::{stats_summary, Cad};
+pub use lift::LiftStats;

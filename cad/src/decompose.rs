@@ -1,0 +1,210 @@
+//! [`Cad`]: projection plus pruned lifting for a set of formulas, with the McCallum
+//! fallback when Brown's projection is not valid, and point location for checking.
+
+use crate::algebraic::Algebraic;
+use crate::error::CadError;
+use crate::formula::Formula;
+use crate::lift::{Bound, Cell, CellKind, LiftOutcome, LiftStats, Lifter};
+use crate::project::Projection;
+use polys::{BigRational, Int, Poly};
+use std::sync::atomic::Ordering::Relaxed;
+
+/// A cylindrical algebraic decomposition of R^n adapted to formulas, pruned for code
+/// generation: variables `x_0 .. x_(n-1)`, outermost first.
+#[derive(Debug)]
+pub struct Cad {
+    pub nvars: usize,
+    pub projection: Projection,
+    /// `full[k][i]`: basis polynomial `i` of level `k` contributes all its coefficients.
+    pub full: Vec<Vec<bool>>,
+    /// The stack over R^0: the level-0 cells.
+    pub cells: Vec<Cell>,
+    /// How often the projection was redone with McCallum's coefficients for a polynomial
+    /// whose leading coefficient vanished over a cell of positive dimension.
+    pub restarts: usize,
+    pub formulas: Vec<Formula>,
+    pub pruning: Vec<Formula>,
+}
+
+impl Cad {
+    /// Decomposes for `formulas` (one per statement) over `nvars` variables; `pruning`
+    /// formulas must hold wherever a formula holds and only cut the tree.
+    ///
+    /// ```
+    /// use cad::{formula::{Atom, Formula, Rel}, Cad, LiftStats};
+    /// use polys::{Poly, Vars};
+    /// let mut v = Vars::from_names(["x", "y"]);
+    /// let atom = |s: &str, v: &mut Vars| Formula::Atom(Atom { poly: Poly::parse(s, v).unwrap(), rel: Rel::Ge });
+    /// let disc = Formula::and(vec![atom("4 - x^2 - y^2", &mut v)]);
+    /// let cad = Cad::new(vec![disc], vec![], 2, &LiftStats::default()).unwrap();
+    /// assert!(cad.leaf_count() > 0);
+    /// ```
+    pub fn new(
+        formulas: Vec<Formula>,
+        pruning: Vec<Formula>,
+        nvars: usize,
+        stats: &LiftStats,
+    ) -> Result<Cad, CadError> {
+        let mut polys: Vec<Poly> = Vec::new();
+        for f in formulas.iter().chain(&pruning) {
+            for p in f.polynomials() {
+                if !polys.contains(&p) {
+                    polys.push(p);
+                }
+            }
+        }
+        if let Some(v) = polys
+            .iter()
+            .filter_map(Poly::main_var)
+            .find(|&v| v >= nvars)
+        {
+            return Err(CadError::MissingCoordinate(v));
+        }
+        let mut full_polys: Vec<Poly> = Vec::new();
+        let max_restarts = 8 + polys.len();
+        for restarts in 0..=max_restarts {
+            let projection = Projection::new(&polys, nvars, &full_polys);
+            let full: Vec<Vec<bool>> = projection
+                .levels
+                .iter()
+                .map(|l| l.iter().map(|p| full_polys.contains(p)).collect())
+                .collect();
+            let lifter = Lifter {
+                levels: &projection.levels,
+                full: &full,
+                formulas: &formulas,
+                pruning: &pruning,
+                stats,
+            };
+            match lifter.lift()? {
+                LiftOutcome::Tree(cells) => {
+                    return Ok(Cad {
+                        nvars,
+                        projection,
+                        full,
+                        cells,
+                        restarts,
+                        formulas,
+                        pruning,
+                    })
+                }
+                LiftOutcome::Nullified(bad) => {
+                    let before = full_polys.len();
+                    for (k, i) in bad {
+                        let p = projection.levels[k][i].clone();
+                        if !full_polys.contains(&p) {
+                            full_polys.push(p);
+                        }
+                    }
+                    if full_polys.len() == before {
+                        break;
+                    }
+                }
+            }
+        }
+        Err(CadError::Invariant(
+            "the McCallum fallback did not make the projection valid",
+        ))
+    }
+
+    /// Number of leaves (including pruned cells).
+    pub fn leaf_count(&self) -> usize {
+        let mut n = 0;
+        for c in &self.cells {
+            c.leaves(&mut Vec::new(), &mut |_| n += 1);
+        }
+        n
+    }
+
+    /// Number of cells in the tree.
+    pub fn cell_count(&self) -> usize {
+        fn count(c: &Cell) -> usize {
+            1 + c.children.iter().map(count).sum::<usize>()
+        }
+        self.cells.iter().map(count).sum()
+    }
+
+    /// Visits every leaf with its path from level 0.
+    pub fn for_each_leaf(&self, mut f: impl FnMut(&[&Cell])) {
+        for c in &self.cells {
+            c.leaves(&mut Vec::new(), &mut f);
+        }
+    }
+
+    /// The path of cells containing an integer point (all `nvars` coordinates), found by
+    /// evaluating the cell bounds at the point's own coordinates. Stops early at a pruned
+    /// cell. Fails only if the decomposition is inconsistent (a bound has no root there),
+    /// which would be a bug.
+    pub fn locate(&self, point: &[Int], stats: &LiftStats) -> Result<Vec<&Cell>, CadError> {
+        let lifter = Lifter {
+            levels: &self.projection.levels,
+            full: &self.full,
+            formulas: &self.formulas,
+            pruning: &self.pruning,
+            stats,
+        };
+        let mut path: Vec<&Cell> = Vec::new();
+        let mut cells = &self.cells;
+        let mut prefix: Vec<Algebraic> = Vec::new();
+        let mut zero_dim = true;
+        for x in point.iter().take(self.nvars) {
+            let roots = match lifter.stack_roots(&prefix, zero_dim)? {
+                Ok(r) => r,
+                Err(_) => return Err(CadError::Invariant("nullification at a located point")),
+            };
+            let xv = Algebraic::Rational(BigRational::from_integer(polys::Coeff::to_bigint(x)));
+            let value = |b: &Bound| -> Result<Option<Algebraic>, CadError> {
+                match b {
+                    Bound::NegInf | Bound::PosInf => Ok(None),
+                    Bound::Roots(refs) => {
+                        let r = refs[0];
+                        roots
+                            .iter()
+                            .find(|(_, rs)| rs.contains(&r))
+                            .map(|(a, _)| Some(a.clone()))
+                            .ok_or(CadError::Invariant("a cell bound has no root at the point"))
+                    }
+                }
+            };
+            let mut found = None;
+            for c in cells {
+                let inside = match c.kind {
+                    CellKind::Section => value(&c.lower)?.is_some_and(|v| v == xv),
+                    CellKind::Sector => {
+                        value(&c.lower)?.is_none_or(|v| v < xv)
+                            && value(&c.upper)?.is_none_or(|v| xv < v)
+                    }
+                };
+                if inside {
+                    found = Some(c);
+                    break;
+                }
+            }
+            let c = found.ok_or(CadError::Invariant(
+                "no cell of the stack contains the point",
+            ))?;
+            path.push(c);
+            if c.pruned.is_some() || c.children.is_empty() {
+                break;
+            }
+            zero_dim &= c.kind == CellKind::Section;
+            prefix.push(xv);
+            cells = &c.children;
+        }
+        Ok(path)
+    }
+}
+
+/// Summary line for `--stats`.
+pub fn stats_summary(stats: &LiftStats) -> String {
+    format!(
+        "cells {} (leaves {}, pruned: false {}, no integers {}), delineating {}, minimal polynomials {}; signs: {}",
+        stats.cells.load(Relaxed),
+        stats.leaves.load(Relaxed),
+        stats.pruned_false.load(Relaxed),
+        stats.pruned_integer.load(Relaxed),
+        stats.delineating.load(Relaxed),
+        stats.minimal_polys.load(Relaxed),
+        stats.signs.snapshot()
+    )
+}

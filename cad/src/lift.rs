@@ -1,0 +1,522 @@
+//! The pruned lifting tree: cells level by level, one sample point each, cut as soon as no
+//! formula can hold or the cell can hold no integer point.
+//!
+//! Over a cell with sample `(s_0, .., s_k)` the level-`k+1` basis polynomials are
+//! specialised at the sample and their real roots, merged and sorted, define the stack of
+//! sections and sectors above it. Algebraic coordinates are handled without towers of
+//! field extensions: the candidates are the roots of the resultant against the defining
+//! polynomials, and exact sign checks keep the true ones.
+//!
+//! Validity of Brown's projection is checked on the way: a basis polynomial that vanishes
+//! identically over a cell of positive dimension makes the lifting return
+//! [`LiftOutcome::Nullified`], and the caller projects again with all coefficients of that
+//! polynomial (McCallum's set for it). Over a 0-dimensional cell the first non-vanishing
+//! partial derivative delineates instead.
+
+use crate::algebraic::Algebraic;
+use crate::error::CadError;
+use crate::formula::Formula;
+use crate::sign::{sign_at, SignStats};
+use crate::upoly::UPoly;
+use polys::{factor_univariate, Poly};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// One end of a cell along its variable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    NegInf,
+    PosInf,
+    /// The `root`-th (1-based, increasing) real root of basis polynomial `poly` of the
+    /// cell's level, over the parent cell. Several pairs when several basis polynomials
+    /// share the root; the first is the one of lowest degree.
+    Roots(Vec<RootRef>),
+}
+
+/// A root of a basis polynomial over a parent cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootRef {
+    /// Index into the level's basis.
+    pub poly: usize,
+    /// 1-based index among the real roots of that polynomial over the parent cell.
+    pub root: usize,
+}
+
+/// Section (a root) or sector (between two roots).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellKind {
+    Section,
+    Sector,
+}
+
+/// A cell of the lifting tree.
+#[derive(Clone, Debug)]
+pub struct Cell {
+    /// The variable this cell fixes: `x_level`.
+    pub level: usize,
+    pub kind: CellKind,
+    /// For a section both bounds are the same root.
+    pub lower: Bound,
+    pub upper: Bound,
+    /// The sample's coordinate `x_level`; the full sample is the path from the root.
+    pub sample: Algebraic,
+    /// The stack above this cell (empty at the last level and at pruned cells).
+    pub children: Vec<Cell>,
+    /// Which formulas hold in the cell: decided at the last level, or earlier when the
+    /// partial sample decides them. Empty at pruned cells whose reason is integrality.
+    pub truth: Vec<bool>,
+    pub pruned: Option<Prune>,
+}
+
+/// Why a subtree was cut.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prune {
+    /// No formula can hold in the cell (or a pruning constraint fails there).
+    False,
+    /// The cell contains no integer point.
+    NoIntegers,
+}
+
+/// Counters for `--stats`.
+#[derive(Debug, Default)]
+pub struct LiftStats {
+    pub cells: AtomicU64,
+    pub leaves: AtomicU64,
+    pub pruned_false: AtomicU64,
+    pub pruned_integer: AtomicU64,
+    /// Stacks over 0-dimensional cells where a delineating derivative replaced a
+    /// nullified polynomial.
+    pub delineating: AtomicU64,
+    /// Defining polynomials replaced by an irreducible factor to lift over a tower.
+    pub minimal_polys: AtomicU64,
+    pub signs: SignStats,
+}
+
+/// Result of lifting: a tree, or the polynomials that invalidate Brown's projection.
+#[derive(Debug)]
+pub enum LiftOutcome {
+    Tree(Vec<Cell>),
+    /// Basis polynomials (level, index) nullified over a cell of positive dimension.
+    Nullified(Vec<(usize, usize)>),
+}
+
+/// What the lifting needs: the basis per level and the formulas.
+pub struct Lifter<'a> {
+    pub levels: &'a [Vec<Poly>],
+    /// `full[k][i]`: basis polynomial `i` of level `k` was projected with all its
+    /// coefficients, so a vanishing leading coefficient needs no restart.
+    pub full: &'a [Vec<bool>],
+    /// One formula per statement.
+    pub formulas: &'a [Formula],
+    /// Constraints that must hold wherever any formula holds (e.g. from tiling); they only
+    /// prune.
+    pub pruning: &'a [Formula],
+    pub stats: &'a LiftStats,
+}
+
+struct Nullified;
+
+impl Lifter<'_> {
+    /// Builds the tree over the whole space.
+    pub fn lift(&self) -> Result<LiftOutcome, CadError> {
+        let mut nullified = Vec::new();
+        let cells = self.stack(&mut Vec::new(), true, &mut nullified)?;
+        if nullified.is_empty() {
+            Ok(LiftOutcome::Tree(cells))
+        } else {
+            nullified.sort_unstable();
+            nullified.dedup();
+            Ok(LiftOutcome::Nullified(nullified))
+        }
+    }
+
+    /// The stack over the cell with sample `prefix` (`zero_dim`: every coordinate so far
+    /// is a section), lifted recursively.
+    fn stack(
+        &self,
+        prefix: &mut Vec<Algebraic>,
+        zero_dim: bool,
+        nullified: &mut Vec<(usize, usize)>,
+    ) -> Result<Vec<Cell>, CadError> {
+        let roots = match self.stack_roots(prefix, zero_dim)? {
+            Ok(r) => r,
+            Err(mut bad) => {
+                nullified.append(&mut bad);
+                return Ok(Vec::new());
+            }
+        };
+        let mut cells = Vec::with_capacity(2 * roots.len() + 1);
+        let mut below = Bound::NegInf;
+        let mut prev: Option<&Algebraic> = None;
+        for (r, refs) in &roots {
+            let sample = match prev {
+                None => Algebraic::from(r.integer_below()),
+                Some(p) => Algebraic::Rational(p.rational_between(r)?),
+            };
+            let here = Bound::Roots(refs.clone());
+            cells.push(self.cell(
+                prefix,
+                sample,
+                CellKind::Sector,
+                below,
+                here.clone(),
+                zero_dim,
+                nullified,
+            )?);
+            cells.push(self.cell(
+                prefix,
+                r.clone(),
+                CellKind::Section,
+                here.clone(),
+                here.clone(),
+                zero_dim,
+                nullified,
+            )?);
+            below = here;
+            prev = Some(r);
+        }
+        let last = match prev {
+            None => Algebraic::from(0),
+            Some(p) => Algebraic::from(p.integer_above()),
+        };
+        cells.push(self.cell(
+            prefix,
+            last,
+            CellKind::Sector,
+            below,
+            Bound::PosInf,
+            zero_dim,
+            nullified,
+        )?);
+        Ok(cells)
+    }
+
+    /// The distinct real roots, increasing, of the level's basis over the cell with sample
+    /// `prefix`, each with the basis polynomials it is a root of. `Err` lists the
+    /// polynomials (level, index) whose leading coefficient vanishes over a cell of positive
+    /// dimension: Brown's projection does not cover them.
+    #[allow(clippy::type_complexity)]
+    pub fn stack_roots(
+        &self,
+        prefix: &[Algebraic],
+        zero_dim: bool,
+    ) -> Result<Result<Vec<(Algebraic, Vec<RootRef>)>, Vec<(usize, usize)>>, CadError> {
+        let k = prefix.len();
+        let mut roots: Vec<(Algebraic, Vec<RootRef>)> = Vec::new();
+        let mut invalid = Vec::new();
+        for (i, f) in self.levels[k].iter().enumerate() {
+            let full = self.full[k][i];
+            if !full && !zero_dim && sign_at(&f.lc(k), prefix, &self.stats.signs)? == 0 {
+                invalid.push((k, i));
+                continue;
+            }
+            let rs = match self.roots_over(f, prefix, k)? {
+                Ok(rs) => rs,
+                // All coefficients are projection factors: f vanishes on the whole
+                // cylinder, and a polynomial that is zero everywhere bounds nothing.
+                Err(Nullified) if full => Vec::new(),
+                Err(Nullified) => {
+                    self.stats.delineating.fetch_add(1, Relaxed);
+                    self.delineating_roots(f, prefix, k)?
+                }
+            };
+            for (j, r) in rs.into_iter().enumerate() {
+                // Integer roots become exact: samples, comparisons and code get simpler.
+                let r = match &r {
+                    Algebraic::Root(_) if is_integer(&r) => Algebraic::from(r.floor()),
+                    _ => r,
+                };
+                let rref = RootRef {
+                    poly: i,
+                    root: j + 1,
+                };
+                match roots.binary_search_by(|(a, _)| a.cmp(&r)) {
+                    Ok(at) => roots[at].1.push(rref),
+                    Err(at) => roots.insert(at, (r, vec![rref])),
+                }
+            }
+        }
+        if !invalid.is_empty() {
+            return Ok(Err(invalid));
+        }
+        let levels = self.levels;
+        for (_, refs) in roots.iter_mut() {
+            // Prefer the simplest polynomial for code generation.
+            refs.sort_by_key(|r| {
+                let p = &levels[k][r.poly];
+                (p.degree(k), p.total_degree(), p.len())
+            });
+        }
+        Ok(Ok(roots))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn cell(
+        &self,
+        prefix: &mut Vec<Algebraic>,
+        sample: Algebraic,
+        kind: CellKind,
+        lower: Bound,
+        upper: Bound,
+        parent_zero_dim: bool,
+        nullified: &mut Vec<(usize, usize)>,
+    ) -> Result<Cell, CadError> {
+        self.stats.cells.fetch_add(1, Relaxed);
+        let level = prefix.len();
+        let mut cell = Cell {
+            level,
+            kind,
+            lower,
+            upper,
+            sample,
+            children: Vec::new(),
+            truth: Vec::new(),
+            pruned: None,
+        };
+        let zero_dim = parent_zero_dim && kind == CellKind::Section;
+        // Over a point, the cell's coordinate is the sample's range itself: exact integer
+        // tests decide whether the cell can hold an integer point.
+        let no_integers = if parent_zero_dim {
+            match kind {
+                CellKind::Section => !is_integer(&cell.sample),
+                CellKind::Sector => !sector_has_integer(&cell.lower, &cell.upper, &cell.sample),
+            }
+        } else {
+            false
+        };
+        if no_integers {
+            self.stats.pruned_integer.fetch_add(1, Relaxed);
+            cell.pruned = Some(Prune::NoIntegers);
+            return Ok(cell);
+        }
+        prefix.push(cell.sample.clone());
+        let result = self.decide_and_descend(prefix, zero_dim, &mut cell, nullified);
+        prefix.pop();
+        result.map(|()| cell)
+    }
+
+    fn decide_and_descend(
+        &self,
+        prefix: &mut Vec<Algebraic>,
+        zero_dim: bool,
+        cell: &mut Cell,
+        nullified: &mut Vec<(usize, usize)>,
+    ) -> Result<(), CadError> {
+        let n = self.levels.len();
+        let assigned = prefix.len();
+        let mut failure = None;
+        let mut sign = |p: &Poly| {
+            if p.nvars() > assigned || failure.is_some() {
+                return None;
+            }
+            match sign_at(p, prefix, &self.stats.signs) {
+                Ok(s) => Some(s),
+                Err(e) => {
+                    failure = Some(e);
+                    None
+                }
+            }
+        };
+        let truth: Vec<Option<bool>> = self
+            .formulas
+            .iter()
+            .map(|f| f.eval_partial(&mut sign))
+            .collect();
+        let pruning_fails = self
+            .pruning
+            .iter()
+            .any(|f| f.eval_partial(&mut sign) == Some(false));
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        if pruning_fails || truth.iter().all(|t| *t == Some(false)) {
+            self.stats.pruned_false.fetch_add(1, Relaxed);
+            cell.truth = vec![false; self.formulas.len()];
+            cell.pruned = Some(Prune::False);
+            return Ok(());
+        }
+        if assigned == n {
+            self.stats.leaves.fetch_add(1, Relaxed);
+            cell.truth = truth
+                .into_iter()
+                .map(|t| t.expect("at a full sample every atom is decided"))
+                .collect();
+            return Ok(());
+        }
+        cell.children = self.stack(prefix, zero_dim, nullified)?;
+        Ok(())
+    }
+
+    /// The real roots in `x_k` of `f` specialised at `prefix` (coordinates of
+    /// `x_0..x_(k-1)`), increasing; `Err(Nullified)` when the specialisation is identically
+    /// zero.
+    fn roots_over(
+        &self,
+        f: &Poly,
+        prefix: &[Algebraic],
+        k: usize,
+    ) -> Result<Result<Vec<Algebraic>, Nullified>, CadError> {
+        let mut g = f.clone();
+        let mut irrational = Vec::new();
+        for (i, a) in prefix.iter().enumerate() {
+            if !g.has_var(i) {
+                continue;
+            }
+            match a {
+                // Clearing denominators multiplies by a positive constant: same roots.
+                Algebraic::Rational(r) => g = g.subst_rational(i, r),
+                Algebraic::Root(_) => irrational.push(i),
+            }
+        }
+        if g.is_zero() {
+            return Ok(Err(Nullified));
+        }
+        if irrational.is_empty() {
+            let u = UPoly::from_poly(&g, k)?;
+            if u.degree() == 0 {
+                return Ok(Ok(Vec::new()));
+            }
+            return Algebraic::roots_of(&u).map(Ok);
+        }
+        // Identically zero at the sample: every coefficient in x_k vanishes there.
+        let mut all_zero = true;
+        for c in g.coeffs(k) {
+            if sign_at(&c, prefix, &self.stats.signs)? != 0 {
+                all_zero = false;
+                break;
+            }
+        }
+        if all_zero {
+            return Ok(Err(Nullified));
+        }
+        let candidates = self.eliminate(&g, prefix, &irrational, k)?;
+        let mut point: Vec<Algebraic> = prefix.to_vec();
+        let mut out = Vec::new();
+        for beta in candidates {
+            point.push(beta);
+            let s = sign_at(&g, &point, &self.stats.signs)?;
+            let beta = point.pop().expect("pushed just above");
+            if s == 0 {
+                out.push(beta);
+            }
+        }
+        Ok(Ok(out))
+    }
+
+    /// Candidate roots: real roots of the resultant of `g` against the defining polynomials
+    /// of the irrational coordinates. If the resultant vanishes identically although `g`
+    /// does not vanish at the sample, some defining polynomial shares a factor with `g` at a
+    /// conjugate; replacing each by its irreducible factor through the coordinate fixes it.
+    fn eliminate(
+        &self,
+        g: &Poly,
+        prefix: &[Algebraic],
+        irrational: &[usize],
+        k: usize,
+    ) -> Result<Vec<Algebraic>, CadError> {
+        for minimal in [false, true] {
+            let mut r = g.clone();
+            for &i in irrational.iter().rev() {
+                let mut m = prefix[i].defining_poly();
+                if minimal {
+                    m = minimal_factor(&prefix[i], &m, i);
+                    self.stats.minimal_polys.fetch_add(1, Relaxed);
+                }
+                r = r.resultant(&m.to_poly(i), i);
+            }
+            if !r.is_zero() {
+                let u = UPoly::from_poly(&r, k)?;
+                if u.degree() == 0 {
+                    return Ok(Vec::new());
+                }
+                return Algebraic::roots_of(&u);
+            }
+        }
+        Err(CadError::Invariant(
+            "resultant against minimal polynomials vanished for a non-nullified polynomial",
+        ))
+    }
+
+    /// Over a 0-dimensional cell where `f` vanishes identically: the roots of the first
+    /// partial derivative (in the variables below `k`, then higher orders) that does not.
+    fn delineating_roots(
+        &self,
+        f: &Poly,
+        prefix: &[Algebraic],
+        k: usize,
+    ) -> Result<Vec<Algebraic>, CadError> {
+        let mut frontier = vec![f.clone()];
+        // Some derivative of order <= total degree is a non-zero constant in the lower
+        // variables, so this terminates.
+        for _ in 0..=f.total_degree() {
+            let mut next = Vec::new();
+            for p in &frontier {
+                for v in 0..k {
+                    let d = p.derivative(v);
+                    if d.is_zero() {
+                        continue;
+                    }
+                    if let Ok(rs) = self.roots_over(&d, prefix, k)? {
+                        return Ok(rs);
+                    }
+                    next.push(d);
+                }
+            }
+            frontier = next;
+        }
+        Err(CadError::Invariant("no delineating derivative was found"))
+    }
+}
+
+/// The irreducible factor of `m` (in variable `var`) that has `a` as a root.
+fn minimal_factor(a: &Algebraic, m: &UPoly, var: usize) -> UPoly {
+    let p = m.to_poly(var);
+    let sf = p.square_free_part().integer_primitive();
+    for f in factor_univariate(&sf, var) {
+        if let Ok(u) = UPoly::from_poly(&f, var) {
+            if a.sign_of(&u) == 0 {
+                return u;
+            }
+        }
+    }
+    // The product of the factors vanishes at a, so one of them does.
+    m.clone()
+}
+
+/// Exact integrality test.
+pub fn is_integer(a: &Algebraic) -> bool {
+    match a {
+        Algebraic::Rational(r) => r.is_integer(),
+        Algebraic::Root(_) => *a == Algebraic::from(a.floor()),
+    }
+}
+
+/// Whether the open interval of a sector (over a point) contains an integer. The sample
+/// was chosen as an integer whenever one lies in the sector, so the sample decides.
+fn sector_has_integer(_lower: &Bound, _upper: &Bound, sample: &Algebraic) -> bool {
+    is_integer(sample)
+}
+
+/// The full sample point of a path of cells.
+pub fn sample_of(path: &[&Cell]) -> Vec<Algebraic> {
+    path.iter().map(|c| c.sample.clone()).collect()
+}
+
+impl Cell {
+    /// Leaves of the subtree (including pruned cells), depth first.
+    pub fn leaves<'c>(&'c self, path: &mut Vec<&'c Cell>, out: &mut impl FnMut(&[&Cell])) {
+        path.push(self);
+        if self.children.is_empty() {
+            out(path);
+        } else {
+            for c in &self.children {
+                c.leaves(path, out);
+            }
+        }
+        path.pop();
+    }
+}
+
+/// Integer value of an algebraic number that is known to be an integer.
+pub fn as_integer(a: &Algebraic) -> Option<polys::BigInt> {
+    is_integer(a).then(|| a.floor())
+}
