@@ -177,6 +177,21 @@ impl Formula {
         }
     }
 
+    /// Renames variables: `x_i` becomes `x_map[i]` in every atom.
+    pub fn rename(&self, map: &[usize]) -> Formula {
+        match self {
+            Formula::True => Formula::True,
+            Formula::False => Formula::False,
+            Formula::Atom(a) => Formula::Atom(Atom {
+                poly: a.poly.rename(map),
+                rel: a.rel,
+            }),
+            Formula::And(fs) => Formula::And(fs.iter().map(|g| g.rename(map)).collect()),
+            Formula::Or(fs) => Formula::Or(fs.iter().map(|g| g.rename(map)).collect()),
+            Formula::Not(g) => Formula::Not(Box::new(g.rename(map))),
+        }
+    }
+
     /// Text in the input language (`and`, `or`, `not`, relations against 0).
     pub fn to_text(&self, vars: &Vars) -> String {
         match self {

@@ -1,4 +1,16 @@
 //! Code generation: the input language, CAD cells to a loop AST, simplification, and
 //! emission as C or Rust, with verification against brute-force enumeration.
 
+pub mod ast;
+pub mod bounds;
+pub mod emit_c;
+mod error;
+pub mod expr;
+mod generate;
 pub mod input;
+pub mod interp;
+mod lower;
+
+pub use error::GenError;
+pub use generate::{generate, GenOptions, Generated};
+pub mod verify;

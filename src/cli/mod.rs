@@ -5,6 +5,7 @@
 //! external tool.
 
 mod diagnostic;
+mod gen;
 mod la;
 mod poly;
 
@@ -22,6 +23,8 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Generate exact C loops scanning the integer points of a polynomial domain.
+    Gen(gen::GenArgs),
     /// Inspect polynomial algebra: resultants, discriminants, factors, gcds, square-free parts.
     #[command(subcommand)]
     Poly(poly::PolyCommand),
@@ -44,6 +47,7 @@ pub fn main() -> i32 {
         }
     };
     let result = match cli.command {
+        Command::Gen(a) => gen::run(a),
         Command::Poly(c) => poly::run(c),
         Command::La(a) => la::run(a),
     };

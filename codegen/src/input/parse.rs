@@ -63,7 +63,7 @@ pub fn parse_context(src: &str, params: &[String]) -> Result<Formula, InputError
             return Err(p.error("unexpected text after the context"));
         }
         check_param_subset(&p, &item, params)?;
-        return Ok(rename_formula(&f, &param_map(&item, params)));
+        return Ok(f.rename(&param_map(&item, params)));
     }
     let vars = Vars::from_names(params.iter().cloned());
     let f = p.formula(&vars)?;
@@ -518,7 +518,7 @@ fn assemble(p: &Parser, items: Vec<Item>) -> Result<Problem, InputError> {
                 .entries
                 .into_iter()
                 .map(|e| match e {
-                    Entry::Context(f) => rename_formula(&f, &map),
+                    Entry::Context(f) => f.rename(&map),
                     _ => unreachable!("classified as context"),
                 })
                 .collect();
@@ -617,18 +617,4 @@ fn param_map(item: &Item, params: &[String]) -> Vec<usize> {
         .iter()
         .map(|(n, _)| params.iter().position(|m| m == n).expect("checked subset"))
         .collect()
-}
-
-fn rename_formula(f: &Formula, map: &[usize]) -> Formula {
-    match f {
-        Formula::True => Formula::True,
-        Formula::False => Formula::False,
-        Formula::Atom(a) => Formula::Atom(Atom {
-            poly: a.poly.rename(map),
-            rel: a.rel,
-        }),
-        Formula::And(fs) => Formula::And(fs.iter().map(|g| rename_formula(g, map)).collect()),
-        Formula::Or(fs) => Formula::Or(fs.iter().map(|g| rename_formula(g, map)).collect()),
-        Formula::Not(g) => Formula::Not(Box::new(rename_formula(g, map))),
-    }
 }

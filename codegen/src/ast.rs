@@ -1,0 +1,56 @@
+//! The loop AST: loops over iterators, guards on parameters, statement instances.
+
+use crate::expr::Expr;
+
+/// A node of generated code. Variables are indices into the problem's variable list
+/// (parameters first, then iterator positions).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Node {
+    /// `for (var = lower; var <= upper; var++) body`.
+    Loop {
+        var: usize,
+        lower: Expr,
+        upper: Expr,
+        body: Vec<Node>,
+    },
+    /// `if (lower <= var && var <= upper) body` on a parameter; a missing side is
+    /// unbounded.
+    Guard {
+        var: usize,
+        lower: Option<Expr>,
+        upper: Option<Expr>,
+        body: Vec<Node>,
+    },
+    /// An instance of statement `stmt` at the current iterator values.
+    Stmt { stmt: usize },
+}
+
+/// Counts of what a program contains, for comparisons with isl.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shape {
+    pub loops: usize,
+    pub guards: usize,
+    pub statements: usize,
+}
+
+/// The shape of a list of nodes.
+pub fn shape(nodes: &[Node]) -> Shape {
+    let mut s = Shape::default();
+    fn walk(nodes: &[Node], s: &mut Shape) {
+        for n in nodes {
+            match n {
+                Node::Loop { body, .. } => {
+                    s.loops += 1;
+                    walk(body, s);
+                }
+                Node::Guard { body, .. } => {
+                    s.guards += 1;
+                    walk(body, s);
+                }
+                Node::Stmt { .. } => s.statements += 1,
+            }
+        }
+    }
+    walk(nodes, &mut s);
+    s
+}

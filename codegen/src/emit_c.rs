@@ -1,0 +1,170 @@
+//! C emission: an isl-style fragment, or a self-contained C99 function `scan(...)`.
+//!
+//! Bounds use small exact helpers (`ps_floord`, `ps_ceild`, `ps_isqrt`, `ps_ceil_sqrt`,
+//! `ps_max`, `ps_min`) on `int64_t`; no floating point anywhere.
+
+use crate::ast::Node;
+use crate::expr::Expr;
+use polys::{CPrintError, Vars};
+use std::fmt::Write;
+
+/// The helper functions, as C99 `static inline` definitions.
+pub const HELPERS: &str = r#"/* Exact integer helpers: d > 0 in divisions, n >= 0 in square roots. */
+static inline int64_t ps_floord(int64_t n, int64_t d) { return n >= 0 ? n / d : -((-n + d - 1) / d); }
+static inline int64_t ps_ceild(int64_t n, int64_t d) { return n >= 0 ? (n + d - 1) / d : -((-n) / d); }
+static inline int64_t ps_max(int64_t a, int64_t b) { return a > b ? a : b; }
+static inline int64_t ps_min(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t ps_isqrt(int64_t n) {
+  if (n < 2) return n;
+  /* Newton's iteration from above on integers: converges to floor(sqrt(n)). */
+  uint64_t x = (uint64_t)n;
+  uint64_t r = (uint64_t)1 << ((64 - __builtin_clzll(x) + 1) / 2);
+  for (;;) {
+    uint64_t y = (r + x / r) / 2;
+    if (y >= r) return (int64_t)r;
+    r = y;
+  }
+}
+static inline int64_t ps_ceil_sqrt(int64_t n) { int64_t s = ps_isqrt(n); return s * s == n ? s : s + 1; }
+"#;
+
+/// Options of the C printer.
+pub struct CEmitter<'a> {
+    pub vars: &'a Vars,
+    pub nparams: usize,
+    /// Statement names and their number of iterators.
+    pub statements: &'a [(String, usize)],
+}
+
+impl CEmitter<'_> {
+    /// The loop nest as a fragment: parameters are `int64_t` variables in scope.
+    pub fn fragment(&self, nodes: &[Node]) -> Result<String, CPrintError> {
+        let mut out = String::new();
+        if nodes.is_empty() {
+            out.push_str("/* empty domain: no statement instance */\n");
+        }
+        for n in nodes {
+            self.node(n, 0, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    /// A self-contained function `void scan(int64_t p1, ...)`.
+    pub fn function(&self, nodes: &[Node], extra_params: &[String]) -> Result<String, CPrintError> {
+        let mut out = String::from("#include <stdint.h>\n\n");
+        out.push_str(HELPERS);
+        let mut params: Vec<String> = (0..self.nparams)
+            .map(|v| format!("int64_t {}", self.vars.name(v)))
+            .collect();
+        params.extend(extra_params.iter().map(|p| format!("int64_t {p}")));
+        if params.is_empty() {
+            params.push("void".into());
+        }
+        let _ = writeln!(out, "\nvoid scan({})\n{{", params.join(", "));
+        if nodes.is_empty() {
+            out.push_str("  /* empty domain: no statement instance */\n");
+        }
+        for n in nodes {
+            self.node(n, 1, &mut out)?;
+        }
+        out.push_str("}\n");
+        Ok(out)
+    }
+
+    fn node(&self, n: &Node, depth: usize, out: &mut String) -> Result<(), CPrintError> {
+        let pad = "  ".repeat(depth);
+        match n {
+            Node::Stmt { stmt } => {
+                let (name, arity) = &self.statements[*stmt];
+                let args: Vec<String> = (0..*arity)
+                    .map(|i| self.vars.name(self.nparams + i))
+                    .collect();
+                let _ = writeln!(out, "{pad}{name}({});", args.join(", "));
+            }
+            Node::Loop {
+                var,
+                lower,
+                upper,
+                body,
+            } => {
+                let x = self.vars.name(*var);
+                let (lo, hi) = (self.expr(lower)?, self.expr(upper)?);
+                let _ = write!(out, "{pad}for (int64_t {x} = {lo}; {x} <= {hi}; {x} += 1)");
+                self.block(body, depth, out)?;
+            }
+            Node::Guard {
+                var,
+                lower,
+                upper,
+                body,
+            } => {
+                let p = self.vars.name(*var);
+                let mut conds = Vec::new();
+                if let Some(l) = lower {
+                    conds.push(format!("{p} >= {}", self.expr(l)?));
+                }
+                if let Some(u) = upper {
+                    conds.push(format!("{p} <= {}", self.expr(u)?));
+                }
+                let _ = write!(out, "{pad}if ({})", conds.join(" && "));
+                self.block(body, depth, out)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn block(&self, body: &[Node], depth: usize, out: &mut String) -> Result<(), CPrintError> {
+        if body.len() == 1 {
+            out.push('\n');
+            self.node(&body[0], depth + 1, out)
+        } else {
+            out.push_str(" {\n");
+            for n in body {
+                self.node(n, depth + 1, out)?;
+            }
+            let _ = writeln!(out, "{}}}", "  ".repeat(depth));
+            Ok(())
+        }
+    }
+
+    /// A C expression; sums are parenthesised wherever they are operands.
+    pub fn expr(&self, e: &Expr) -> Result<String, CPrintError> {
+        Ok(match e {
+            Expr::Poly(p) => p.to_c(self.vars)?,
+            Expr::Sum(parts) => {
+                let mut s = String::new();
+                for (i, p) in parts.iter().enumerate() {
+                    let t = self.expr(p)?;
+                    if i > 0 {
+                        s.push_str(" + ");
+                    }
+                    s.push_str(&format!("({t})"));
+                }
+                s
+            }
+            Expr::Neg(inner) => format!("-({})", self.expr(inner)?),
+            Expr::FloorDiv(n, d) => format!("ps_floord({}, {})", self.expr(n)?, d.to_c(self.vars)?),
+            Expr::CeilDiv(n, d) => format!("ps_ceild({}, {})", self.expr(n)?, d.to_c(self.vars)?),
+            Expr::Isqrt(p) => format!("ps_isqrt({})", p.to_c(self.vars)?),
+            Expr::CeilSqrt(p) => format!("ps_ceil_sqrt({})", p.to_c(self.vars)?),
+            Expr::Max(es) | Expr::Min(es) => {
+                let f = if matches!(e, Expr::Max(_)) {
+                    "ps_max"
+                } else {
+                    "ps_min"
+                };
+                let mut it = es.iter();
+                let first = it
+                    .next()
+                    .map(|x| self.expr(x))
+                    .transpose()?
+                    .unwrap_or_else(|| "0".into());
+                let mut acc = first;
+                for x in it {
+                    acc = format!("{f}({acc}, {})", self.expr(x)?);
+                }
+                acc
+            }
+        })
+    }
+}

@@ -1,0 +1,141 @@
+//! [`Expr`]: the integer expressions of generated loop bounds, exact by construction:
+//! polynomials, floor and ceiling divisions by positive divisors, integer square roots,
+//! max and min. Evaluated exactly here (big integers) and printed as C by `emit_c`.
+
+use polys::{Coeff, Int, Poly};
+
+/// An integer-valued expression over the problem's variables.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Expr {
+    Poly(Poly),
+    /// Sum of the parts.
+    Sum(Vec<Expr>),
+    Neg(Box<Expr>),
+    /// `floor(num / den)`; `den > 0` wherever the expression is evaluated.
+    FloorDiv(Box<Expr>, Poly),
+    /// `ceil(num / den)`; `den > 0` wherever the expression is evaluated.
+    CeilDiv(Box<Expr>, Poly),
+    /// `floor(sqrt(arg))`; `arg >= 0` wherever evaluated.
+    Isqrt(Poly),
+    /// `ceil(sqrt(arg))`; `arg >= 0` wherever evaluated.
+    CeilSqrt(Poly),
+    Max(Vec<Expr>),
+    Min(Vec<Expr>),
+}
+
+/// Why an expression could not be evaluated (a bug in the generator if it happens on a
+/// point the expression guards).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EvalError {
+    NonPositiveDivisor,
+    NegativeRoot,
+}
+
+impl Expr {
+    pub fn constant(v: i64) -> Expr {
+        Expr::Poly(Poly::from_i64(v))
+    }
+
+    /// `self + c`, folding into a polynomial when possible.
+    pub fn plus(self, c: i64) -> Expr {
+        match self {
+            Expr::Poly(p) => Expr::Poly(p.add(&Poly::from_i64(c))),
+            Expr::Sum(mut parts) => {
+                match parts.iter_mut().find_map(|e| match e {
+                    Expr::Poly(p) => Some(p),
+                    _ => None,
+                }) {
+                    Some(p) => *p = p.add(&Poly::from_i64(c)),
+                    None => parts.push(Expr::constant(c)),
+                }
+                Expr::Sum(parts)
+            }
+            e => Expr::Sum(vec![e, Expr::constant(c)]),
+        }
+    }
+
+    /// The polynomial, when the expression is one.
+    pub fn as_poly(&self) -> Option<&Poly> {
+        match self {
+            Expr::Poly(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// Exact value at `point` (indexed by variable).
+    pub fn eval(&self, point: &[Int]) -> Result<Int, EvalError> {
+        Ok(match self {
+            Expr::Poly(p) => p.eval(point),
+            Expr::Sum(parts) => {
+                let mut acc = Int::from(0);
+                for e in parts {
+                    acc = acc.add(&e.eval(point)?);
+                }
+                acc
+            }
+            Expr::Neg(e) => e.eval(point)?.neg(),
+            Expr::FloorDiv(n, d) | Expr::CeilDiv(n, d) => {
+                let (n, d) = (n.eval(point)?, d.eval(point));
+                if d.signum() <= 0 {
+                    return Err(EvalError::NonPositiveDivisor);
+                }
+                let (q, r) = n.div_mod_floor(&d);
+                if matches!(self, Expr::CeilDiv(..)) && !r.is_zero() {
+                    q.add(&Int::from(1))
+                } else {
+                    q
+                }
+            }
+            Expr::Isqrt(a) | Expr::CeilSqrt(a) => {
+                let v = a.eval(point);
+                if v.signum() < 0 {
+                    return Err(EvalError::NegativeRoot);
+                }
+                let s = Int::from(v.to_bigint().sqrt());
+                if matches!(self, Expr::CeilSqrt(_)) && s.mul(&s) != v {
+                    s.add(&Int::from(1))
+                } else {
+                    s
+                }
+            }
+            Expr::Max(es) | Expr::Min(es) => {
+                let mut best: Option<Int> = None;
+                for e in es {
+                    let v = e.eval(point)?;
+                    best = Some(match best {
+                        None => v,
+                        Some(b) => {
+                            if matches!(self, Expr::Max(_)) == (v > b) {
+                                v
+                            } else {
+                                b
+                            }
+                        }
+                    });
+                }
+                best.unwrap_or_else(|| Int::from(0))
+            }
+        })
+    }
+
+    /// The highest variable the expression reads, plus one.
+    pub fn nvars(&self) -> usize {
+        match self {
+            Expr::Poly(p) | Expr::Isqrt(p) | Expr::CeilSqrt(p) => p.nvars(),
+            Expr::Sum(es) | Expr::Max(es) | Expr::Min(es) => {
+                es.iter().map(Expr::nvars).max().unwrap_or(0)
+            }
+            Expr::FloorDiv(n, d) | Expr::CeilDiv(n, d) => n.nvars().max(d.nvars()),
+            Expr::Neg(e) => e.nvars(),
+        }
+    }
+
+    /// The value when the expression reads no variable.
+    pub fn constant_value(&self) -> Option<Int> {
+        if self.nvars() == 0 {
+            self.eval(&[]).ok()
+        } else {
+            None
+        }
+    }
+}

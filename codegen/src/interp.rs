@@ -1,0 +1,115 @@
+//! Runs a loop AST exactly (big integers) and reports statement instances in execution
+//! order: the in-process oracle for simplifications and tests.
+
+use crate::ast::Node;
+use crate::expr::EvalError;
+use polys::{Coeff, Int};
+
+/// Why a run stopped early.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunError {
+    Eval(EvalError),
+    /// More instances than the budget allowed.
+    Budget,
+}
+
+impl From<EvalError> for RunError {
+    fn from(e: EvalError) -> RunError {
+        RunError::Eval(e)
+    }
+}
+
+/// Executes `nodes` with `point` holding the values of every variable read (parameters
+/// set by the caller; loop variables are written here). Calls `visit(stmt, point)` per
+/// instance; at most `budget` instances.
+pub fn run(
+    nodes: &[Node],
+    point: &mut Vec<Int>,
+    budget: &mut usize,
+    visit: &mut impl FnMut(usize, &[Int]),
+) -> Result<(), RunError> {
+    for n in nodes {
+        match n {
+            Node::Stmt { stmt } => {
+                if *budget == 0 {
+                    return Err(RunError::Budget);
+                }
+                *budget -= 1;
+                visit(*stmt, point);
+            }
+            Node::Guard {
+                var,
+                lower,
+                upper,
+                body,
+            } => {
+                let v = point[*var].clone();
+                let ok_lo = match lower {
+                    Some(e) => e.eval(point)? <= v,
+                    None => true,
+                };
+                let ok_hi = match upper {
+                    Some(e) => v <= e.eval(point)?,
+                    None => true,
+                };
+                if ok_lo && ok_hi {
+                    run(body, point, budget, visit)?;
+                }
+            }
+            Node::Loop {
+                var,
+                lower,
+                upper,
+                body,
+            } => {
+                let lo = lower.eval(point)?;
+                let hi = upper.eval(point)?;
+                if point.len() <= *var {
+                    point.resize(var + 1, Int::from(0));
+                }
+                let mut x = lo;
+                while x <= hi {
+                    point[*var] = x.clone();
+                    run(body, point, budget, visit)?;
+                    x = x.add(&Int::from(1));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The instance sequence `(stmt, iterator values)` of `nodes` for the given parameter
+/// values, with `nvars` variables in all; `None` past `budget` instances.
+pub fn instances(
+    nodes: &[Node],
+    params: &[Int],
+    nvars: usize,
+    budget: usize,
+) -> Result<Vec<(usize, Vec<Int>)>, RunError> {
+    let mut point = params.to_vec();
+    point.resize(nvars, Int::from(0));
+    let mut out = Vec::new();
+    let np = params.len();
+    let mut budget = budget;
+    run(nodes, &mut point, &mut budget, &mut |s, pt| {
+        out.push((s, pt[np..].to_vec()))
+    })?;
+    Ok(out)
+}
+
+/// The instances of `nodes` with the leading variables fixed to `point` (the rest are
+/// written by the loops), as `(stmt, all variable values)`.
+pub fn instances_at(
+    nodes: &[Node],
+    point: &[Int],
+    budget: usize,
+) -> Result<Vec<(usize, Vec<Int>)>, RunError> {
+    let mut pt = point.to_vec();
+    let mut out = Vec::new();
+    let mut budget = budget;
+    run(nodes, &mut pt, &mut budget, &mut |s, p| {
+        out.push((s, p.to_vec()))
+    })?;
+    Ok(out)
+}

@@ -1,0 +1,354 @@
+//! From the lifting tree to loops (Algorithm 1 of the seed thesis), with the
+//! simplifications that keep the output small:
+//!
+//! - cells without integer points produce nothing, and neither do cells where no
+//!   statement holds;
+//! - loop fusion (Lemma 3.1): neighbouring cells whose code is identical become one loop,
+//!   also across cells that hold no integer point;
+//! - over a fixed outer point, a neighbour's code that runs exactly the same instances on
+//!   a cell's whole (finite) range replaces that cell's code, which merges the two
+//!   (checked by running both, so it needs no convexity assumption).
+
+use crate::ast::Node;
+use crate::bounds::{root_bound, RootSite, Round};
+use crate::error::GenError;
+use crate::expr::Expr;
+use crate::interp::instances_at;
+use cad::lift::{Bound, Cell, CellKind, Prune};
+use cad::{Algebraic, Cad, SignStats};
+use polys::{Coeff, Int, Vars};
+
+/// Largest constant range whose instances are compared point by point when merging.
+const MERGE_RANGE: i64 = 64;
+/// Instance budget for one such comparison.
+const MERGE_BUDGET: usize = 20_000;
+
+/// Lowers a decomposition to loops.
+pub struct Lowering<'a> {
+    pub cad: &'a Cad,
+    /// Variables `0..nparams` are parameters (guards); the rest are loop iterators.
+    pub nparams: usize,
+    pub vars: &'a Vars,
+    pub stats: &'a SignStats,
+}
+
+/// What one cell contributes.
+enum Item {
+    /// Code over the integer range `[lo, hi]` (`None`: unbounded on that side).
+    Code {
+        lo: Option<Expr>,
+        hi: Option<Expr>,
+        body: Vec<Node>,
+        /// Cell whose sample describes where the range lies, for error messages.
+        sample: Vec<Algebraic>,
+    },
+    /// No integer point: transparent for fusion.
+    NoPoints,
+    /// Integer points that must not run: fusion cannot cross it.
+    Excluded,
+}
+
+impl Lowering<'_> {
+    /// The whole program.
+    pub fn lower(&self) -> Result<Vec<Node>, GenError> {
+        self.stack(&self.cad.cells, &mut Vec::new(), true)
+    }
+
+    fn stack(
+        &self,
+        cells: &[Cell],
+        prefix: &mut Vec<Algebraic>,
+        zero_dim: bool,
+    ) -> Result<Vec<Node>, GenError> {
+        let k = prefix.len();
+        // Number of distinct real roots of each basis polynomial over the parent cell.
+        let mut nroots = vec![0usize; self.cad.projection.levels[k].len()];
+        for c in cells {
+            if let Bound::Roots(refs) = &c.lower {
+                for r in refs {
+                    nroots[r.poly] = nroots[r.poly].max(r.root);
+                }
+            }
+        }
+        let mut items = Vec::with_capacity(cells.len());
+        for (i, c) in cells.iter().enumerate() {
+            items.push(self.item(cells, i, c, prefix, zero_dim, &nroots)?);
+        }
+        let runs = fuse(items);
+        let runs = if zero_dim {
+            self.absorb(runs, prefix)
+        } else {
+            runs
+        };
+        let mut out = Vec::new();
+        for run in runs {
+            let Item::Code {
+                lo,
+                hi,
+                body,
+                sample,
+            } = run
+            else {
+                continue;
+            };
+            if k < self.nparams {
+                match (lo, hi) {
+                    (None, None) => out.extend(body),
+                    (lower, upper) => out.push(Node::Guard {
+                        var: k,
+                        lower,
+                        upper,
+                        body,
+                    }),
+                }
+            } else {
+                let side = |s: &'static str| GenError::Unbounded {
+                    var: self.vars.name(k),
+                    side: s,
+                    region: self.region(&sample),
+                };
+                let lower = lo.ok_or_else(|| side("below"))?;
+                let upper = hi.ok_or_else(|| side("above"))?;
+                out.push(Node::Loop {
+                    var: k,
+                    lower,
+                    upper,
+                    body,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    fn item(
+        &self,
+        cells: &[Cell],
+        i: usize,
+        c: &Cell,
+        prefix: &mut Vec<Algebraic>,
+        zero_dim: bool,
+        nroots: &[usize],
+    ) -> Result<Item, GenError> {
+        match c.pruned {
+            Some(Prune::NoIntegers) => return Ok(Item::NoPoints),
+            Some(Prune::False) => return Ok(Item::Excluded),
+            None => {}
+        }
+        let (lo, hi) = self.range(cells, i, c, prefix, zero_dim, nroots)?;
+        if let (Some(l), Some(h)) = (
+            lo.as_ref().and_then(Expr::constant_value),
+            hi.as_ref().and_then(Expr::constant_value),
+        ) {
+            if l > h {
+                return Ok(Item::NoPoints);
+            }
+        }
+        prefix.push(c.sample.clone());
+        let body = if c.children.is_empty() {
+            c.truth
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| **t)
+                .map(|(s, _)| Node::Stmt { stmt: s })
+                .collect()
+        } else {
+            self.stack(&c.children, prefix, zero_dim && c.kind == CellKind::Section)?
+        };
+        let sample = prefix.clone();
+        prefix.pop();
+        if body.is_empty() {
+            return Ok(Item::Excluded);
+        }
+        Ok(Item::Code {
+            lo,
+            hi,
+            body,
+            sample,
+        })
+    }
+
+    /// The integer range of cell `i` of a stack.
+    #[allow(clippy::type_complexity)]
+    fn range(
+        &self,
+        cells: &[Cell],
+        i: usize,
+        c: &Cell,
+        prefix: &[Algebraic],
+        zero_dim: bool,
+        nroots: &[usize],
+    ) -> Result<(Option<Expr>, Option<Expr>), GenError> {
+        let k = prefix.len();
+        let site = RootSite {
+            prefix,
+            zero_dim,
+            stats: self.stats,
+        };
+        let name = self.vars.name(k);
+        let bound = |b: &Bound,
+                     value: Option<&Algebraic>,
+                     round: Round|
+         -> Result<Option<Expr>, GenError> {
+            match b {
+                Bound::NegInf | Bound::PosInf => Ok(None),
+                Bound::Roots(refs) => {
+                    let r = refs[0];
+                    let f = &self.cad.projection.levels[k][r.poly];
+                    let value = value.expect("a finite bound is a neighbouring section");
+                    Ok(Some(root_bound(
+                        f,
+                        r.root,
+                        nroots[r.poly],
+                        value,
+                        &site,
+                        round,
+                        &name,
+                    )?))
+                }
+            }
+        };
+        Ok(match c.kind {
+            CellKind::Section => (
+                bound(&c.lower, Some(&c.sample), Round::Lower)?,
+                bound(&c.upper, Some(&c.sample), Round::Upper)?,
+            ),
+            CellKind::Sector => {
+                let below = i.checked_sub(1).map(|j| &cells[j].sample);
+                let above = cells.get(i + 1).map(|n| &n.sample);
+                (
+                    bound(&c.lower, below, Round::StrictLower)?,
+                    bound(&c.upper, above, Round::StrictUpper)?,
+                )
+            }
+        })
+    }
+
+    /// Over a fixed outer point: merges neighbouring runs when one's code runs exactly
+    /// the other's instances on the other's whole range.
+    fn absorb(&self, runs: Vec<Item>, prefix: &[Algebraic]) -> Vec<Item> {
+        let outer: Vec<Int> = prefix.iter().map(|a| Int::from(a.floor())).collect();
+        let mut out: Vec<Item> = Vec::new();
+        for item in runs {
+            let merged = match (out.last_mut(), &item) {
+                (
+                    Some(Item::Code {
+                        hi: prev_hi,
+                        body: prev_body,
+                        lo: prev_lo,
+                        ..
+                    }),
+                    Item::Code { lo, hi, body, .. },
+                ) => {
+                    let range = |a: &Option<Expr>, b: &Option<Expr>| {
+                        Some((
+                            a.as_ref()?.constant_value()?.to_i64()?,
+                            b.as_ref()?.constant_value()?.to_i64()?,
+                        ))
+                    };
+                    match (range(prev_lo, prev_hi), range(lo, hi)) {
+                        (Some((_, ph)), Some((l, h))) if ph + 1 == l => {
+                            if same_on(prev_body, body, &outer, l, h) {
+                                *prev_hi = hi.clone();
+                                true
+                            } else if let Some((pl, _)) = range(prev_lo, prev_hi) {
+                                if same_on(body, prev_body, &outer, pl, ph) {
+                                    *prev_body = body.clone();
+                                    *prev_hi = hi.clone();
+                                    true
+                                } else {
+                                    false
+                                }
+                            } else {
+                                false
+                            }
+                        }
+                        _ => false,
+                    }
+                }
+                _ => false,
+            };
+            if !merged {
+                out.push(item);
+            }
+        }
+        out
+    }
+
+    /// "for n = 3, m = 1" style description of a sample's outer coordinates.
+    fn region(&self, sample: &[Algebraic]) -> String {
+        let outer = &sample[..sample.len().saturating_sub(1)];
+        if outer.is_empty() {
+            return String::new();
+        }
+        let parts: Vec<String> = outer
+            .iter()
+            .enumerate()
+            .map(|(v, a)| format!("{} = {}", self.vars.name(v), a))
+            .collect();
+        format!(" (for example at {})", parts.join(", "))
+    }
+}
+
+/// Whether `a` runs exactly the instances of `b` for every `x_k` in `[lo, hi]`, with the
+/// outer variables fixed. Gives up (false) on large ranges or many instances.
+fn same_on(a: &[Node], b: &[Node], outer: &[Int], lo: i64, hi: i64) -> bool {
+    if hi - lo >= MERGE_RANGE {
+        return false;
+    }
+    (lo..=hi).all(|x| {
+        let mut pt = outer.to_vec();
+        pt.push(Int::from(x));
+        match (
+            instances_at(a, &pt, MERGE_BUDGET),
+            instances_at(b, &pt, MERGE_BUDGET),
+        ) {
+            (Ok(ia), Ok(ib)) => ia == ib,
+            _ => false,
+        }
+    })
+}
+
+/// Loop fusion: consecutive code items with identical bodies, separated only by items
+/// without integer points, become one item spanning them.
+fn fuse(items: Vec<Item>) -> Vec<Item> {
+    let mut out: Vec<Item> = Vec::new();
+    // Whether only NoPoints items stand between the last output item and the next one.
+    let mut adjacent = false;
+    for item in items {
+        match item {
+            Item::NoPoints => continue,
+            Item::Excluded => {
+                out.push(Item::Excluded);
+                adjacent = false;
+            }
+            Item::Code {
+                lo,
+                hi,
+                body,
+                sample,
+            } => {
+                if adjacent {
+                    if let Some(Item::Code {
+                        hi: prev_hi,
+                        body: prev_body,
+                        ..
+                    }) = out.last_mut()
+                    {
+                        if *prev_body == body {
+                            *prev_hi = hi;
+                            continue;
+                        }
+                    }
+                }
+                out.push(Item::Code {
+                    lo,
+                    hi,
+                    body,
+                    sample,
+                });
+                adjacent = true;
+            }
+        }
+    }
+    out
+}
