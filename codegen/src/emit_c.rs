@@ -5,7 +5,7 @@
 
 use crate::ast::Node;
 use crate::expr::Expr;
-use polys::{CPrintError, Vars};
+use polys::{CPrintError, Coeff, Vars};
 use std::fmt::Write;
 
 /// The helper functions, as C99 `static inline` definitions.
@@ -129,24 +129,56 @@ impl CEmitter<'_> {
 
     /// A C expression; sums are parenthesised wherever they are operands.
     pub fn expr(&self, e: &Expr) -> Result<String, CPrintError> {
+        Ok(self.printed(e)?.0)
+    }
+
+    /// The text and whether it is a sum or difference at the top (so needs parentheses
+    /// as the operand of `-` or of a product).
+    fn printed(&self, e: &Expr) -> Result<(String, bool), CPrintError> {
+        let paren = |(t, is_sum): (String, bool)| if is_sum { format!("({t})") } else { t };
         Ok(match e {
-            Expr::Poly(p) => p.to_c(self.vars)?,
+            Expr::Poly(p) => match p.constant_value().and_then(|c| c.to_i64()) {
+                Some(c) if c != i64::MIN => (c.to_string(), false),
+                _ => (p.to_c(self.vars)?, p.len() > 1),
+            },
             Expr::Sum(parts) => {
                 let mut s = String::new();
-                for (i, p) in parts.iter().enumerate() {
-                    let t = self.expr(p)?;
-                    if i > 0 {
-                        s.push_str(" + ");
+                for p in parts {
+                    let (neg, term) = match p {
+                        Expr::Neg(inner) => (true, &**inner),
+                        _ => (false, p),
+                    };
+                    if let Some(c) = term.constant_value() {
+                        if c.is_zero() {
+                            continue;
+                        }
                     }
-                    s.push_str(&format!("({t})"));
+                    let (t, is_sum) = self.printed(term)?;
+                    if s.is_empty() {
+                        if neg {
+                            s = format!("-{}", paren((t, is_sum)));
+                        } else {
+                            s = t;
+                        }
+                    } else if neg {
+                        s = format!("{s} - {}", paren((t, is_sum)));
+                    } else if let Some(rest) = t.strip_prefix('-') {
+                        s = format!("{s} - {rest}");
+                    } else {
+                        s = format!("{s} + {t}");
+                    }
                 }
-                s
+                if s.is_empty() {
+                    ("0".into(), false)
+                } else {
+                    (s, true)
+                }
             }
-            Expr::Neg(inner) => format!("-({})", self.expr(inner)?),
-            Expr::FloorDiv(n, d) => format!("ps_floord({}, {})", self.expr(n)?, d.to_c(self.vars)?),
-            Expr::CeilDiv(n, d) => format!("ps_ceild({}, {})", self.expr(n)?, d.to_c(self.vars)?),
-            Expr::Isqrt(p) => format!("ps_isqrt({})", p.to_c(self.vars)?),
-            Expr::CeilSqrt(p) => format!("ps_ceil_sqrt({})", p.to_c(self.vars)?),
+            Expr::Neg(inner) => (format!("-{}", paren(self.printed(inner)?)), false),
+            Expr::FloorDiv(n, d) => (format!("ps_floord({}, {})", self.expr(n)?, d.to_c(self.vars)?), false),
+            Expr::CeilDiv(n, d) => (format!("ps_ceild({}, {})", self.expr(n)?, d.to_c(self.vars)?), false),
+            Expr::Isqrt(p) => (format!("ps_isqrt({})", p.to_c(self.vars)?), false),
+            Expr::CeilSqrt(p) => (format!("ps_ceil_sqrt({})", p.to_c(self.vars)?), false),
             Expr::Max(es) | Expr::Min(es) => {
                 let f = if matches!(e, Expr::Max(_)) {
                     "ps_max"
@@ -163,7 +195,7 @@ impl CEmitter<'_> {
                 for x in it {
                     acc = format!("{f}({acc}, {})", self.expr(x)?);
                 }
-                acc
+                (acc, false)
             }
         })
     }

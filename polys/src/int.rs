@@ -57,6 +57,15 @@ impl Int {
             Int::Big(b) => b.clone(),
         }
     }
+
+    /// The value as a borrowed big integer, converting (not cloning) only small values:
+    /// the slow path should not copy big operands.
+    fn as_big(&self) -> std::borrow::Cow<'_, BigInt> {
+        match self {
+            Int::Small(v) => std::borrow::Cow::Owned(BigInt::from(*v)),
+            Int::Big(b) => std::borrow::Cow::Borrowed(b),
+        }
+    }
 }
 
 impl From<i64> for Int {
@@ -193,7 +202,7 @@ impl Coeff for Int {
                 Some(v) => Int::Small(v),
                 None => Int::from_i128(*a as i128 + *b as i128),
             },
-            _ => Int::from_big(self.big() + o.big()),
+            _ => Int::from_big(&*self.as_big() + &*o.as_big()),
         }
     }
     fn sub(&self, o: &Self) -> Self {
@@ -202,7 +211,7 @@ impl Coeff for Int {
                 Some(v) => Int::Small(v),
                 None => Int::from_i128(*a as i128 - *b as i128),
             },
-            _ => Int::from_big(self.big() - o.big()),
+            _ => Int::from_big(&*self.as_big() - &*o.as_big()),
         }
     }
     fn mul(&self, o: &Self) -> Self {
@@ -210,7 +219,7 @@ impl Coeff for Int {
             // The product of two i64 always fits in i128.
             (Int::Small(a), Int::Small(b)) => Int::from_i128(*a as i128 * *b as i128),
             (Int::Small(0), _) | (_, Int::Small(0)) => Int::Small(0),
-            _ => Int::from_big(self.big() * o.big()),
+            _ => Int::from_big(&*self.as_big() * &*o.as_big()),
         }
     }
     fn neg(&self) -> Self {
@@ -236,9 +245,9 @@ impl Coeff for Int {
                 }
             }
             _ => {
-                let (a, b) = (self.big(), o.big());
-                debug_assert!(Zero::is_zero(&(&a % &b)), "inexact division {a} / {b}");
-                Int::from_big(a / b)
+                let (a, b) = (self.as_big(), o.as_big());
+                debug_assert!(Zero::is_zero(&(&*a % &*b)), "inexact division {a} / {b}");
+                Int::from_big(&*a / &*b)
             }
         }
     }
@@ -249,7 +258,7 @@ impl Coeff for Int {
                 (Int::Small(q), Int::Small(r))
             }
             _ => {
-                let (q, r) = Integer::div_mod_floor(&self.big(), &o.big());
+                let (q, r) = Integer::div_mod_floor(&*self.as_big(), &*o.as_big());
                 (Int::from_big(q), Int::from_big(r))
             }
         }
@@ -269,7 +278,7 @@ impl Coeff for Int {
                     Err(_) => Int::Big(BigInt::from(x)),
                 }
             }
-            _ => Int::from_big(Integer::gcd(&self.big(), &o.big())),
+            _ => Int::from_big(Integer::gcd(&*self.as_big(), &*o.as_big())),
         }
     }
     fn bits(&self) -> u64 {
