@@ -37,9 +37,14 @@ pub fn run(args: LaArgs) -> Result<(), Diagnostic> {
     }
     let opts = SearchOptions {
         time_limit: Duration::from_secs_f64(args.time_limit.min(1e6)),
+        ..SearchOptions::default()
     };
     let sol = la::compile(&src, opts).map_err(|e| diagnostic(&args.file, &src, &e))?;
-    let out = if args.json { la::report::json(&sol) } else { la::report::text(&sol) };
+    let out = if args.json {
+        la::report::json(&sol)
+    } else {
+        la::report::text(&sol)
+    };
     // A closed pipe (e.g. `| head`) is not an error of the problem.
     let _ = writeln!(std::io::stdout(), "{out}");
     Ok(())

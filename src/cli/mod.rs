@@ -4,10 +4,12 @@
 //! Exit codes: 0 ok, 1 verification difference, 2 bad input, 3 resource limit or missing
 //! external tool.
 
+mod cad;
 mod diagnostic;
 mod gen;
 mod la;
 mod poly;
+mod verify;
 
 use clap::{Parser, Subcommand};
 
@@ -25,6 +27,10 @@ pub struct Cli {
 pub enum Command {
     /// Generate exact C loops scanning the integer points of a polynomial domain.
     Gen(gen::GenArgs),
+    /// Compile the generated C, run it and compare with brute-force enumeration.
+    Verify(verify::VerifyArgs),
+    /// Show the projection factors and the pruned cell tree behind the code.
+    Cad(cad::CadArgs),
     /// Inspect polynomial algebra: resultants, discriminants, factors, gcds, square-free parts.
     #[command(subcommand)]
     Poly(poly::PolyCommand),
@@ -48,6 +54,8 @@ pub fn main() -> i32 {
     };
     let result = match cli.command {
         Command::Gen(a) => gen::run(a),
+        Command::Verify(a) => verify::run(a),
+        Command::Cad(a) => cad::run(a),
         Command::Poly(c) => poly::run(c),
         Command::La(a) => la::run(a),
     };

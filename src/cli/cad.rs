@@ -1,0 +1,112 @@
+//! `polyscan cad`: the projection factors per level and the pruned cell tree of a domain,
+//! as text or JSON.
+
+use super::gen::generate_file;
+use super::Diagnostic;
+use cad::lift::{Bound, Cell, CellKind, Prune};
+use cad::LiftStats;
+use clap::Args;
+use polys::Vars;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+
+/// Show the cylindrical algebraic decomposition behind the generated code.
+#[derive(Args, Debug)]
+pub struct CadArgs {
+    /// Input file (see `polyscan gen --help`).
+    pub file: PathBuf,
+    /// Iterator order, outermost first.
+    #[arg(long, value_delimiter = ',')]
+    pub order: Option<Vec<String>>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Print counts of cells, prunings, fallbacks and sign queries to standard error.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+fn bound_text(b: &Bound, level: usize, levels: &[Vec<polys::Poly>], vars: &Vars) -> String {
+    match b {
+        Bound::NegInf => "-oo".into(),
+        Bound::PosInf => "+oo".into(),
+        Bound::Roots(refs) => {
+            let r = refs[0];
+            format!("root {} of {}", r.root, levels[level][r.poly].to_text(vars))
+        }
+    }
+}
+
+fn cell_json(c: &Cell, levels: &[Vec<polys::Poly>], vars: &Vars) -> Value {
+    json!({
+        "level": c.level,
+        "variable": vars.name(c.level),
+        "kind": match c.kind { CellKind::Section => "section", CellKind::Sector => "sector" },
+        "lower": bound_text(&c.lower, c.level, levels, vars),
+        "upper": bound_text(&c.upper, c.level, levels, vars),
+        "sample": c.sample.to_string(),
+        "pruned": c.pruned.map(|p| match p { Prune::False => "false", Prune::NoIntegers => "no integers" }),
+        "truth": c.truth,
+        "children": c.children.iter().map(|k| cell_json(k, levels, vars)).collect::<Vec<_>>(),
+    })
+}
+
+fn cell_text(c: &Cell, levels: &[Vec<polys::Poly>], vars: &Vars, depth: usize, out: &mut String) {
+    let pad = "  ".repeat(depth);
+    let x = vars.name(c.level);
+    let range = match c.kind {
+        CellKind::Section => format!("{x} = {}", bound_text(&c.lower, c.level, levels, vars)),
+        CellKind::Sector => format!(
+            "{} < {x} < {}",
+            bound_text(&c.lower, c.level, levels, vars),
+            bound_text(&c.upper, c.level, levels, vars)
+        ),
+    };
+    let status = match (c.pruned, c.children.is_empty()) {
+        (Some(Prune::False), _) => "  [pruned: no statement holds]".to_string(),
+        (Some(Prune::NoIntegers), _) => "  [pruned: no integer point]".to_string(),
+        (None, true) => format!("  truth {:?}", c.truth),
+        (None, false) => String::new(),
+    };
+    out.push_str(&format!("{pad}{range}   (sample {x} = {}){status}\n", c.sample));
+    for k in &c.children {
+        cell_text(k, levels, vars, depth + 1, out);
+    }
+}
+
+pub fn run(args: CadArgs) -> Result<(), Diagnostic> {
+    let stats = LiftStats::default();
+    let g = generate_file(&args.file, &args.order, &None, &stats)?;
+    let levels = &g.cad.projection.levels;
+    if args.json {
+        let v = json!({
+            "variables": g.vars.names(),
+            "projection": levels.iter().map(|l| l.iter().map(|p| p.to_text(&g.vars)).collect::<Vec<_>>()).collect::<Vec<_>>(),
+            "restarts": g.cad.restarts,
+            "cells": g.cad.cells.iter().map(|c| cell_json(c, levels, &g.vars)).collect::<Vec<_>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+    } else {
+        let mut out = String::new();
+        out.push_str("projection factors (level: variable: polynomials)\n");
+        for (k, l) in levels.iter().enumerate() {
+            let ps: Vec<String> = l.iter().map(|p| p.to_text(&g.vars)).collect();
+            out.push_str(&format!("  {k}: {}: {}\n", g.vars.name(k), ps.join(", ")));
+        }
+        out.push_str("cells\n");
+        for c in &g.cad.cells {
+            cell_text(c, levels, &g.vars, 1, &mut out);
+        }
+        print!("{out}");
+    }
+    if args.stats {
+        eprintln!(
+            "{} cells, {} leaves, {} McCallum restarts; {}",
+            g.cad.cell_count(),
+            g.cad.leaf_count(),
+            g.cad.restarts,
+            cad::stats_summary(&stats)
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,100 @@
+//! `polyscan verify`: generate, compile with the system C compiler, run for parameter
+//! values and compare the instance sequence with brute-force enumeration.
+
+use super::gen::generate_file;
+use super::{Diagnostic, ExitCode};
+use cad::LiftStats;
+use clap::Args;
+use codegen::verify::{box_around, brute_force, compile, first_difference, VerifyError};
+use std::path::PathBuf;
+
+/// Check the generated code against brute force for concrete parameter values.
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// Input file (see `polyscan gen --help`).
+    pub file: PathBuf,
+    /// Parameter values, e.g. `--params n=5,m=3`; repeat for several runs. Required when
+    /// the domain has parameters.
+    #[arg(long = "params", value_name = "NAME=VALUE,...")]
+    pub params: Vec<String>,
+    /// Iterator order, outermost first.
+    #[arg(long, value_delimiter = ',')]
+    pub order: Option<Vec<String>>,
+    /// Constraints on the parameters.
+    #[arg(long)]
+    pub context: Option<String>,
+}
+
+/// Parses `n=5,m=3` against the parameter list.
+pub fn parse_params(text: &str, names: &[String]) -> Result<Vec<i64>, Diagnostic> {
+    let bad = |m: String| Diagnostic::new(ExitCode::BadInput, format!("--params {text}: {m}"));
+    let mut values: Vec<Option<i64>> = vec![None; names.len()];
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (name, value) = part
+            .split_once('=')
+            .ok_or_else(|| bad(format!("expected NAME=VALUE, found '{part}'")))?;
+        let k = names
+            .iter()
+            .position(|n| n == name.trim())
+            .ok_or_else(|| bad(format!("'{}' is not a parameter ({})", name.trim(), names.join(", "))))?;
+        let v: i64 = value
+            .trim()
+            .parse()
+            .map_err(|_| bad(format!("'{}' is not a 64-bit integer", value.trim())))?;
+        values[k] = Some(v);
+    }
+    values
+        .into_iter()
+        .zip(names)
+        .map(|(v, n)| v.ok_or_else(|| bad(format!("no value for parameter '{n}'"))))
+        .collect()
+}
+
+fn verify_error(e: VerifyError) -> Diagnostic {
+    let code = match e {
+        VerifyError::NoCompiler | VerifyError::BoxTooLarge(_) | VerifyError::Print(_) => ExitCode::Resource,
+        _ => ExitCode::Difference,
+    };
+    Diagnostic::new(code, e.to_string())
+}
+
+pub fn run(args: VerifyArgs) -> Result<(), Diagnostic> {
+    let stats = LiftStats::default();
+    let g = generate_file(&args.file, &args.order, &args.context, &stats)?;
+    let names: Vec<String> = g.vars.names()[..g.nparams].to_vec();
+    let sets: Vec<Vec<i64>> = if args.params.is_empty() {
+        if g.nparams > 0 {
+            return Err(Diagnostic::new(
+                ExitCode::BadInput,
+                format!("give parameter values with --params ({}=...)", names.join("=..., ")),
+            ));
+        }
+        vec![vec![]]
+    } else {
+        args.params
+            .iter()
+            .map(|p| parse_params(p, &names))
+            .collect::<Result<_, _>>()?
+    };
+    let prog = compile(&g).map_err(verify_error)?;
+    let mut failed = false;
+    for params in &sets {
+        let shown: Vec<String> = names.iter().zip(params).map(|(n, v)| format!("{n}={v}")).collect();
+        let shown = if shown.is_empty() { "no parameters".into() } else { shown.join(",") };
+        let got = prog.run(params).map_err(verify_error)?;
+        let bx = box_around(&got, &g, 4);
+        let expected = brute_force(&g, params, &bx).map_err(verify_error)?;
+        match first_difference(&expected, &got, &g) {
+            None => println!("{shown}: ok, {} instances (brute force over {:?})", got.len(), bx),
+            Some(d) => {
+                failed = true;
+                println!("{shown}: DIFFERENCE: {d} ({} expected, {} generated)", expected.len(), got.len());
+            }
+        }
+    }
+    if failed {
+        Err(Diagnostic::new(ExitCode::Difference, "the generated code differs from brute force"))
+    } else {
+        Ok(())
+    }
+}
