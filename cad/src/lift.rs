@@ -240,10 +240,12 @@ impl Lifter<'_> {
         }
         let levels = self.levels;
         for (_, refs) in roots.iter_mut() {
-            // Prefer the simplest polynomial for code generation.
+            // For code generation: the lowest degree, then the polynomial with the most
+            // variables, which is the one the neighbouring sectors use for this root
+            // (so their code matches and fuses), then the simplest.
             refs.sort_by_key(|r| {
                 let p = &levels[k][r.poly];
-                (p.degree(k), p.total_degree(), p.len())
+                (p.degree(k), std::cmp::Reverse(p.vars().len()), p.total_degree(), p.len())
             });
         }
         Ok(Ok(roots))

@@ -11,6 +11,8 @@ pub enum RunError {
     Eval(EvalError),
     /// More instances than the budget allowed.
     Budget,
+    /// A guard read a parameter that has no value.
+    Unset(usize),
 }
 
 impl From<EvalError> for RunError {
@@ -43,7 +45,7 @@ pub fn run(
                 upper,
                 body,
             } => {
-                let v = point[*var].clone();
+                let v = point.get(*var).cloned().ok_or(RunError::Unset(*var))?;
                 let ok_lo = match lower {
                     Some(e) => e.eval(point)? <= v,
                     None => true,

@@ -75,7 +75,8 @@ impl Lowering<'_> {
             items.push(self.item(cells, i, c, prefix, zero_dim, &nroots)?);
         }
         let runs = fuse(items);
-        let runs = if zero_dim {
+        // Comparing instances needs every parameter fixed: only below the parameters.
+        let runs = if zero_dim && k + 1 >= self.nparams {
             self.absorb(runs, prefix)
         } else {
             runs
