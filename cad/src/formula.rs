@@ -177,6 +177,29 @@ impl Formula {
         }
     }
 
+    /// Over the integers, `p < 0` is `p + 1 <= 0` and `p > 0` is `p - 1 >= 0` (an
+    /// integer polynomial takes integer values at integer points): the same integer
+    /// points with closed constraints only, which lets sections merge into sectors.
+    pub fn tighten_strict(&self) -> Formula {
+        match self {
+            Formula::Atom(a) => match a.rel {
+                Rel::Lt => Formula::Atom(Atom {
+                    poly: a.poly.add(&Poly::one()),
+                    rel: Rel::Le,
+                }),
+                Rel::Gt => Formula::Atom(Atom {
+                    poly: a.poly.sub(&Poly::one()),
+                    rel: Rel::Ge,
+                }),
+                _ => self.clone(),
+            },
+            Formula::And(fs) => Formula::And(fs.iter().map(Formula::tighten_strict).collect()),
+            Formula::Or(fs) => Formula::Or(fs.iter().map(Formula::tighten_strict).collect()),
+            Formula::Not(g) => Formula::Not(Box::new(g.tighten_strict())),
+            Formula::True | Formula::False => self.clone(),
+        }
+    }
+
     /// Renames variables: `x_i` becomes `x_map[i]` in every atom.
     pub fn rename(&self, map: &[usize]) -> Formula {
         match self {

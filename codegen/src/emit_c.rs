@@ -175,8 +175,14 @@ impl CEmitter<'_> {
                 }
             }
             Expr::Neg(inner) => (format!("-{}", paren(self.printed(inner)?)), false),
-            Expr::FloorDiv(n, d) => (format!("ps_floord({}, {})", self.expr(n)?, d.to_c(self.vars)?), false),
-            Expr::CeilDiv(n, d) => (format!("ps_ceild({}, {})", self.expr(n)?, d.to_c(self.vars)?), false),
+            Expr::FloorDiv(n, d) => (
+                format!("ps_floord({}, {})", self.expr(n)?, d.to_c(self.vars)?),
+                false,
+            ),
+            Expr::CeilDiv(n, d) => (
+                format!("ps_ceild({}, {})", self.expr(n)?, d.to_c(self.vars)?),
+                false,
+            ),
             Expr::Isqrt(p) => (format!("ps_isqrt({})", p.to_c(self.vars)?), false),
             Expr::CeilSqrt(p) => (format!("ps_ceil_sqrt({})", p.to_c(self.vars)?), false),
             Expr::Max(es) | Expr::Min(es) => {

@@ -16,6 +16,8 @@ pub struct GenOptions {
     pub order: Option<Vec<String>>,
     /// Extra constraints on the parameters (`--context`), over the parameters.
     pub context: Option<Formula>,
+    /// Assert that the domain is convex (enables section elimination beyond polyhedra).
+    pub convex: bool,
 }
 
 /// A generated program and what it was generated from.
@@ -70,18 +72,20 @@ pub fn generate(
     let formulas: Vec<Formula> = problem
         .statements
         .iter()
-        .map(|s| s.domain.rename(&map))
+        .map(|s| s.domain.rename(&map).tighten_strict())
         .collect();
-    let mut pruning = vec![problem.context.clone()];
+    let mut pruning = vec![problem.context.tighten_strict()];
     if let Some(c) = &opts.context {
-        pruning.push(c.clone());
+        pruning.push(c.tighten_strict());
     }
     let cad = Cad::new(formulas, pruning, nparams + depth, stats)?;
+    let convex = opts.convex || is_polyhedron(problem);
     let nodes = Lowering {
         cad: &cad,
         nparams,
         vars: &vars,
         stats: &stats.signs,
+        convex,
     }
     .lower()?;
     // Statement arguments are the iterators in the statement's own order.
@@ -125,4 +129,23 @@ fn order_positions(
         out.push(p);
     }
     Ok(out)
+}
+
+/// One statement whose domain is a conjunction of affine constraints (strict ones are
+/// tightened over the integers) without `!=`: a
+/// polyhedron, hence convex (Lemma B.1 of the seed thesis).
+fn is_polyhedron(problem: &Problem) -> bool {
+    fn affine_conj(f: &Formula) -> bool {
+        match f {
+            Formula::True => true,
+            Formula::Atom(a) => {
+                a.poly.total_degree() <= 1 && !matches!(a.rel, cad::formula::Rel::Ne)
+            }
+            Formula::And(fs) => fs.iter().all(affine_conj),
+            _ => false,
+        }
+    }
+    problem.statements.len() == 1
+        && affine_conj(&problem.statements[0].domain)
+        && affine_conj(&problem.context)
 }

@@ -30,6 +30,10 @@ pub struct Lowering<'a> {
     pub nparams: usize,
     pub vars: &'a Vars,
     pub stats: &'a SignStats,
+    /// The domain is one convex set (inferred for polyhedra, or asserted): a section's
+    /// points are the limit of a neighbouring sector's, so the sector's code covers it
+    /// (section elimination, section 3.9 of the seed thesis).
+    pub convex: bool,
 }
 
 /// What one cell contributes.
@@ -74,6 +78,11 @@ impl Lowering<'_> {
         for (i, c) in cells.iter().enumerate() {
             items.push(self.item(cells, i, c, prefix, zero_dim, &nroots)?);
         }
+        let items = if self.convex {
+            absorb_sections(items, cells)
+        } else {
+            items
+        };
         let runs = fuse(items);
         // Comparing instances needs every parameter fixed: only below the parameters.
         let runs = if zero_dim && k + 1 >= self.nparams {
@@ -305,6 +314,66 @@ fn same_on(a: &[Node], b: &[Node], outer: &[Int], lo: i64, hi: i64) -> bool {
         ) {
             (Ok(ia), Ok(ib)) => ia == ib,
             _ => false,
+        }
+    })
+}
+
+/// Section elimination for convex domains: a section with code next to a sector with
+/// code is covered by extending the sector's range, as long as the sector's code has no
+/// division by a non-constant (which could vanish on the section).
+fn absorb_sections(mut items: Vec<Item>, cells: &[Cell]) -> Vec<Item> {
+    let is_code_sector = |items: &[Item], j: usize| {
+        cells[j].kind == CellKind::Sector
+            && matches!(&items[j], Item::Code { body, .. } if body_is_total(body))
+    };
+    for i in 0..items.len() {
+        if cells[i].kind != CellKind::Section || !matches!(items[i], Item::Code { .. }) {
+            continue;
+        }
+        let (lo_i, hi_i) = match &items[i] {
+            Item::Code { lo, hi, .. } => (lo.clone(), hi.clone()),
+            _ => unreachable!("matched above"),
+        };
+        if i > 0 && is_code_sector(&items, i - 1) {
+            if let Item::Code { hi, .. } = &mut items[i - 1] {
+                *hi = hi_i;
+            }
+            items[i] = Item::NoPoints;
+        } else if i + 1 < items.len() && is_code_sector(&items, i + 1) {
+            if let Item::Code { lo, .. } = &mut items[i + 1] {
+                *lo = lo_i;
+            }
+            items[i] = Item::NoPoints;
+        }
+    }
+    items
+}
+
+/// Whether every bound in the code is defined everywhere: divisions only by positive
+/// constants (square roots of arguments that are non-negative on the closure of a
+/// sector stay non-negative on its boundary by continuity).
+fn body_is_total(body: &[Node]) -> bool {
+    fn expr_ok(e: &Expr) -> bool {
+        match e {
+            Expr::Poly(_) | Expr::Isqrt(_) | Expr::CeilSqrt(_) => true,
+            Expr::Sum(es) | Expr::Max(es) | Expr::Min(es) => es.iter().all(expr_ok),
+            Expr::Neg(e) => expr_ok(e),
+            Expr::FloorDiv(n, d) | Expr::CeilDiv(n, d) => {
+                d.constant_value().is_some_and(|c| c.signum() > 0) && expr_ok(n)
+            }
+        }
+    }
+    body.iter().all(|n| match n {
+        Node::Stmt { .. } => true,
+        Node::Loop {
+            lower, upper, body, ..
+        } => expr_ok(lower) && expr_ok(upper) && body_is_total(body),
+        Node::Guard {
+            lower, upper, body, ..
+        } => {
+            lower.as_ref().is_none_or(expr_ok)
+                && upper.as_ref().is_none_or(expr_ok)
+                && body_is_total(body)
         }
     })
 }

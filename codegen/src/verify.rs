@@ -36,7 +36,10 @@ pub struct Compiled {
 }
 
 fn compiler() -> Option<String> {
-    let candidates = std::env::var("CC").ok().into_iter().chain(["cc".into(), "gcc".into()]);
+    let candidates = std::env::var("CC")
+        .ok()
+        .into_iter()
+        .chain(["cc".into(), "gcc".into()]);
     candidates.into_iter().find(|c| {
         Command::new(c)
             .arg("--version")

@@ -68,7 +68,10 @@ fn cell_text(c: &Cell, levels: &[Vec<polys::Poly>], vars: &Vars, depth: usize, o
         (None, true) => format!("  truth {:?}", c.truth),
         (None, false) => String::new(),
     };
-    out.push_str(&format!("{pad}{range}   (sample {x} = {}){status}\n", c.sample));
+    out.push_str(&format!(
+        "{pad}{range}   (sample {x} = {}){status}\n",
+        c.sample
+    ));
     for k in &c.children {
         cell_text(k, levels, vars, depth + 1, out);
     }
@@ -76,7 +79,7 @@ fn cell_text(c: &Cell, levels: &[Vec<polys::Poly>], vars: &Vars, depth: usize, o
 
 pub fn run(args: CadArgs) -> Result<(), Diagnostic> {
     let stats = LiftStats::default();
-    let g = generate_file(&args.file, &args.order, &None, &stats)?;
+    let g = generate_file(&args.file, &args.order, &None, false, &stats)?;
     let levels = &g.cad.projection.levels;
     if args.json {
         let v = json!({

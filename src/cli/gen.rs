@@ -36,6 +36,10 @@ pub struct GenArgs {
     /// Constraints on the parameters, e.g. `--context "n >= 1"`.
     #[arg(long)]
     pub context: Option<String>,
+    /// Assert that the domain is convex: sections are then covered by the code of a
+    /// neighbouring sector (inferred without the flag for polyhedra).
+    #[arg(long)]
+    pub convex: bool,
     /// Print decomposition statistics to standard error.
     #[arg(long)]
     pub stats: bool,
@@ -77,6 +81,7 @@ pub fn generate_file(
     file: &Path,
     order: &Option<Vec<String>>,
     context: &Option<String>,
+    convex: bool,
     stats: &LiftStats,
 ) -> Result<Generated, Diagnostic> {
     let (_, problem) = load(file)?;
@@ -89,6 +94,7 @@ pub fn generate_file(
     let opts = GenOptions {
         order: order.clone(),
         context,
+        convex,
     };
     generate(&problem, &opts, stats).map_err(|e| gen_diagnostic(&file.display().to_string(), e))
 }
@@ -114,7 +120,7 @@ pub fn emit(g: &Generated, emit: Emit) -> Result<String, Diagnostic> {
 
 pub fn run(args: GenArgs) -> Result<(), Diagnostic> {
     let stats = LiftStats::default();
-    let g = generate_file(&args.file, &args.order, &args.context, &stats)?;
+    let g = generate_file(&args.file, &args.order, &args.context, args.convex, &stats)?;
     let text = emit(&g, args.emit)?;
     if args.stats {
         eprintln!(

@@ -23,6 +23,9 @@ pub struct VerifyArgs {
     /// Constraints on the parameters.
     #[arg(long)]
     pub context: Option<String>,
+    /// Assert that the domain is convex (see `polyscan gen --help`).
+    #[arg(long)]
+    pub convex: bool,
 }
 
 /// Parses `n=5,m=3` against the parameter list.
@@ -33,10 +36,13 @@ pub fn parse_params(text: &str, names: &[String]) -> Result<Vec<i64>, Diagnostic
         let (name, value) = part
             .split_once('=')
             .ok_or_else(|| bad(format!("expected NAME=VALUE, found '{part}'")))?;
-        let k = names
-            .iter()
-            .position(|n| n == name.trim())
-            .ok_or_else(|| bad(format!("'{}' is not a parameter ({})", name.trim(), names.join(", "))))?;
+        let k = names.iter().position(|n| n == name.trim()).ok_or_else(|| {
+            bad(format!(
+                "'{}' is not a parameter ({})",
+                name.trim(),
+                names.join(", ")
+            ))
+        })?;
         let v: i64 = value
             .trim()
             .parse()
@@ -52,7 +58,9 @@ pub fn parse_params(text: &str, names: &[String]) -> Result<Vec<i64>, Diagnostic
 
 fn verify_error(e: VerifyError) -> Diagnostic {
     let code = match e {
-        VerifyError::NoCompiler | VerifyError::BoxTooLarge(_) | VerifyError::Print(_) => ExitCode::Resource,
+        VerifyError::NoCompiler | VerifyError::BoxTooLarge(_) | VerifyError::Print(_) => {
+            ExitCode::Resource
+        }
         _ => ExitCode::Difference,
     };
     Diagnostic::new(code, e.to_string())
@@ -60,13 +68,16 @@ fn verify_error(e: VerifyError) -> Diagnostic {
 
 pub fn run(args: VerifyArgs) -> Result<(), Diagnostic> {
     let stats = LiftStats::default();
-    let g = generate_file(&args.file, &args.order, &args.context, &stats)?;
+    let g = generate_file(&args.file, &args.order, &args.context, args.convex, &stats)?;
     let names: Vec<String> = g.vars.names()[..g.nparams].to_vec();
     let sets: Vec<Vec<i64>> = if args.params.is_empty() {
         if g.nparams > 0 {
             return Err(Diagnostic::new(
                 ExitCode::BadInput,
-                format!("give parameter values with --params ({}=...)", names.join("=..., ")),
+                format!(
+                    "give parameter values with --params ({}=...)",
+                    names.join("=..., ")
+                ),
             ));
         }
         vec![vec![]]
@@ -79,21 +90,40 @@ pub fn run(args: VerifyArgs) -> Result<(), Diagnostic> {
     let prog = compile(&g).map_err(verify_error)?;
     let mut failed = false;
     for params in &sets {
-        let shown: Vec<String> = names.iter().zip(params).map(|(n, v)| format!("{n}={v}")).collect();
-        let shown = if shown.is_empty() { "no parameters".into() } else { shown.join(",") };
+        let shown: Vec<String> = names
+            .iter()
+            .zip(params)
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect();
+        let shown = if shown.is_empty() {
+            "no parameters".into()
+        } else {
+            shown.join(",")
+        };
         let got = prog.run(params).map_err(verify_error)?;
         let bx = box_around(&got, &g, 4);
         let expected = brute_force(&g, params, &bx).map_err(verify_error)?;
         match first_difference(&expected, &got, &g) {
-            None => println!("{shown}: ok, {} instances (brute force over {:?})", got.len(), bx),
+            None => println!(
+                "{shown}: ok, {} instances (brute force over {:?})",
+                got.len(),
+                bx
+            ),
             Some(d) => {
                 failed = true;
-                println!("{shown}: DIFFERENCE: {d} ({} expected, {} generated)", expected.len(), got.len());
+                println!(
+                    "{shown}: DIFFERENCE: {d} ({} expected, {} generated)",
+                    expected.len(),
+                    got.len()
+                );
             }
         }
     }
     if failed {
-        Err(Diagnostic::new(ExitCode::Difference, "the generated code differs from brute force"))
+        Err(Diagnostic::new(
+            ExitCode::Difference,
+            "the generated code differs from brute force",
+        ))
     } else {
         Ok(())
     }
