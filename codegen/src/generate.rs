@@ -88,6 +88,7 @@ pub fn generate(
         convex,
     }
     .lower()?;
+    let nodes = crate::simplify::drop_redundant_guards(nodes);
     // Statement arguments are the iterators in the statement's own order.
     let statements = problem
         .statements

@@ -10,6 +10,7 @@ mod generate;
 pub mod input;
 pub mod interp;
 mod lower;
+mod simplify;
 
 pub use error::GenError;
 pub use generate::{generate, GenOptions, Generated};

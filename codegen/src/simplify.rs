@@ -1,0 +1,107 @@
+//! Clean-ups on the loop AST after lowering: guards on parameters that the loops inside
+//! already enforce are dropped (isl prints `for (i = 0; i < n; i++)`, not
+//! `if (n >= 1) for ...`).
+
+use crate::ast::Node;
+use crate::expr::Expr;
+use polys::{Coeff, Int, Poly};
+
+/// Removes redundant guard sides throughout `nodes`.
+pub fn drop_redundant_guards(nodes: Vec<Node>) -> Vec<Node> {
+    let mut out = Vec::with_capacity(nodes.len());
+    for n in nodes {
+        match n {
+            Node::Guard {
+                var,
+                lower,
+                upper,
+                body,
+            } => {
+                let body = drop_redundant_guards(body);
+                // Below a constant lower bound L, i.e. for var <= L - 1.
+                let lower = lower.filter(|l| !side_redundant(&body, var, l, Side::Below));
+                let upper = upper.filter(|u| !side_redundant(&body, var, u, Side::Above));
+                if lower.is_none() && upper.is_none() {
+                    out.extend(body);
+                } else {
+                    out.push(Node::Guard {
+                        var,
+                        lower,
+                        upper,
+                        body,
+                    });
+                }
+            }
+            Node::Loop {
+                var,
+                lower,
+                upper,
+                body,
+            } => out.push(Node::Loop {
+                var,
+                lower,
+                upper,
+                body: drop_redundant_guards(body),
+            }),
+            s @ Node::Stmt { .. } => out.push(s),
+        }
+    }
+    out
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Below,
+    Above,
+}
+
+/// Whether every node of `body` runs nothing when `var` is just outside the guard bound
+/// `b` (and anywhere further out): each is a loop whose trip count `upper - lower + 1`
+/// is an affine function of `var` alone that is non-positive there, or a loop whose
+/// body has that property, with bounds that are defined everywhere.
+fn side_redundant(body: &[Node], var: usize, b: &Expr, side: Side) -> bool {
+    let Some(b) = b.constant_value() else {
+        return false;
+    };
+    let outside = match side {
+        Side::Below => b.sub(&Int::from(1)),
+        Side::Above => b.add(&Int::from(1)),
+    };
+    !body.is_empty() && body.iter().all(|n| node_empty(n, var, &outside, side))
+}
+
+fn node_empty(n: &Node, var: usize, outside: &Int, side: Side) -> bool {
+    let Node::Loop {
+        lower, upper, body, ..
+    } = n
+    else {
+        return false;
+    };
+    let (Expr::Poly(l), Expr::Poly(u)) = (lower, upper) else {
+        return false;
+    };
+    let trip = u.sub(l).add(&Poly::one());
+    if affine_in_only(&trip, var) {
+        let coeffs = trip.coeffs(var);
+        let slope = coeffs
+            .get(1)
+            .and_then(Poly::constant_value)
+            .unwrap_or_else(|| Int::from(0));
+        let grows_away = match side {
+            // Further below means smaller var: the trip count must not grow as var falls.
+            Side::Below => slope.signum() >= 0,
+            Side::Above => slope.signum() <= 0,
+        };
+        let mut point = vec![Int::from(0); var + 1];
+        point[var] = outside.clone();
+        if grows_away && trip.eval(&point).signum() <= 0 {
+            return true;
+        }
+    }
+    !body.is_empty() && body.iter().all(|m| node_empty(m, var, outside, side))
+}
+
+/// `p` is `a*x_var + c` with constants a, c.
+fn affine_in_only(p: &Poly, var: usize) -> bool {
+    p.vars().iter().all(|&v| v == var) && p.total_degree() <= 1
+}
