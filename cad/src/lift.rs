@@ -245,7 +245,12 @@ impl Lifter<'_> {
             // (so their code matches and fuses), then the simplest.
             refs.sort_by_key(|r| {
                 let p = &levels[k][r.poly];
-                (p.degree(k), std::cmp::Reverse(p.vars().len()), p.total_degree(), p.len())
+                (
+                    p.degree(k),
+                    std::cmp::Reverse(p.vars().len()),
+                    p.total_degree(),
+                    p.len(),
+                )
             });
         }
         Ok(Ok(roots))

@@ -100,9 +100,13 @@ fn primitive_gcd<C: Coeff>(a: Poly<C>, b: Poly<C>, v: usize) -> Poly<C> {
     if a.degree(v) < b.degree(v) {
         std::mem::swap(&mut a, &mut b);
     }
-    // Cheap exits before the PRS: one divides the other.
+    // Cheap exits before the PRS: one divides the other, or a specialisation proves the
+    // two coprime (the usual case in CAD projection).
     if a.div_exact(&b).is_some() {
         return b.normalize_sign();
+    }
+    if coprime_by_specialisation(&a, &b, v) {
+        return Poly::one();
     }
     let prs = a.subresultant_prs(&b, v);
     let last = prs.last().expect("the PRS starts with its two arguments");
@@ -111,6 +115,41 @@ fn primitive_gcd<C: Coeff>(a: Poly<C>, b: Poly<C>, v: usize) -> Poly<C> {
     } else {
         last.primitive_part(v).normalize_sign()
     }
+}
+
+/// Substitutes small integers for every variable but `v`; where both leading
+/// coefficients in `v` stay non-zero, `deg gcd(a(pt), b(pt)) >= deg_v gcd(a, b)`, so a
+/// constant gcd of the specialisations proves `a` and `b` coprime (both primitive in `v`).
+/// `false` means "not proven", never "not coprime".
+fn coprime_by_specialisation<C: Coeff>(a: &Poly<C>, b: &Poly<C>, v: usize) -> bool {
+    let mut others: Vec<usize> = a
+        .vars()
+        .into_iter()
+        .chain(b.vars())
+        .filter(|&x| x != v)
+        .collect();
+    others.sort_unstable();
+    others.dedup();
+    if others.is_empty() {
+        return false;
+    }
+    const VALUES: [i64; 6] = [2, -3, 5, 7, -11, 13];
+    for attempt in 0..3 {
+        let point: Vec<(usize, C)> = others
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| (x, C::from_i64(VALUES[(i + 2 * attempt) % VALUES.len()] + attempt as i64)))
+            .collect();
+        let (la, lb) = (a.lc(v).partial_eval(&point), b.lc(v).partial_eval(&point));
+        if la.is_zero() || lb.is_zero() {
+            continue;
+        }
+        let (sa, sb) = (a.partial_eval(&point), b.partial_eval(&point));
+        if sa.gcd(&sb).degree(v) == 0 {
+            return true;
+        }
+    }
+    false
 }
 
 #[cfg(test)]

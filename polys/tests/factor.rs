@@ -45,6 +45,47 @@ fn known_irreducibles() {
     );
 }
 
+/// The Swinnerton-Dyer polynomial of the first `k` primes: the minimal polynomial of
+/// sqrt(2) + sqrt(3) + ..., irreducible of degree 2^k, yet a product of factors of degree
+/// at most 2 modulo every prime. Built as iterated resultants Res_y(S(x - y), y^2 - p).
+fn swinnerton_dyer(k: usize) -> Poly {
+    let (x, y) = (0, 1);
+    let mut s = parse("x");
+    for p in [2, 3, 5, 7, 11].into_iter().take(k) {
+        let shifted = s.subst(x, &parse("x - y"));
+        s = shifted.resultant(&parse(&format!("y^2 - {p}")), y);
+    }
+    s.normalize_sign()
+}
+
+#[test]
+fn swinnerton_dyer_polynomials_are_irreducible() {
+    assert_eq!(text(&swinnerton_dyer(2)), "x^4 - 10*x^2 + 1");
+    for k in 1..=4 {
+        let f = swinnerton_dyer(k);
+        assert_eq!(f.degree(0), 1 << k);
+        assert_eq!(factor_univariate(&f, 0), vec![f.clone()], "S_{k}");
+    }
+    // Products of them factor into them.
+    let (a, b) = (swinnerton_dyer(2), swinnerton_dyer(3));
+    let mut fs = factor_univariate(&a.mul(&b), 0);
+    fs.sort_by_key(|g| g.degree(0));
+    assert_eq!(fs, vec![a, b]);
+}
+
+#[test]
+fn contract_edges_do_not_panic() {
+    // Repeated factors, content, negative leading coefficient, other variables.
+    let f = parse("-4*(x - 1)^2*(x^2 + 1)");
+    assert_eq!(factor_univariate(&f, 0).len(), 3);
+    assert_eq!(factor_univariate(&parse("x^3"), 0), vec![parse("x"); 3]);
+    assert!(factor_univariate(&parse("7"), 0).is_empty());
+    assert!(factor_univariate(&Poly::zero(), 0).is_empty());
+    let g = parse("x*y + 1");
+    assert_eq!(factor_univariate(&g, 0), vec![g.clone()]);
+    assert_eq!(factor_univariate(&parse("y^2 - 4"), 1).len(), 2);
+}
+
 #[test]
 fn small_factorisations() {
     assert_eq!(
@@ -59,8 +100,13 @@ fn small_factorisations() {
     // Leading coefficients shared between the factors.
     assert_eq!(
         factor_texts(&parse("(6x^2 + 5x + 1)*(4x^2 - 9)")),
-        [("2*x - 3", 1), ("2*x + 1", 1), ("2*x + 3", 1), ("3*x + 1", 1)]
-            .map(|(s, m)| (s.to_string(), m))
+        [
+            ("2*x - 3", 1),
+            ("2*x + 1", 1),
+            ("2*x + 3", 1),
+            ("3*x + 1", 1)
+        ]
+        .map(|(s, m)| (s.to_string(), m))
     );
     assert_eq!(
         factor_texts(&parse("(x^2 - 2)^3*(x^2 + x + 1)^2*x^4")),
@@ -87,7 +133,7 @@ fn small_factorisations() {
 }
 
 fn divisor_count(n: u32) -> usize {
-    (1..=n).filter(|d| n % d == 0).count()
+    (1..=n).filter(|d| n.is_multiple_of(*d)).count()
 }
 
 fn euler_phi(n: u32) -> u32 {
@@ -116,7 +162,10 @@ fn cyclotomic_splittings() {
         assert_eq!(product, f);
         // The degrees are phi(d) for the divisors d of n.
         let mut degrees: Vec<u32> = fs.iter().map(|g| g.degree(0)).collect();
-        let mut expected: Vec<u32> = (1..=n).filter(|d| n % d == 0).map(euler_phi).collect();
+        let mut expected: Vec<u32> = (1..=n)
+            .filter(|d| n.is_multiple_of(*d))
+            .map(euler_phi)
+            .collect();
         degrees.sort();
         expected.sort();
         assert_eq!(degrees, expected, "x^{n} - 1");
@@ -179,8 +228,37 @@ fn small_poly() -> impl Strategy<Value = Poly> {
         })
 }
 
+/// A polynomial in x of degree 1..=6 with coefficients up to 2^45 in absolute value,
+/// which pushes the coefficient bound past a machine word.
+fn wide_poly() -> impl Strategy<Value = Poly> {
+    (1usize..=6)
+        .prop_flat_map(|d| prop::collection::vec(-(1i64 << 45)..=(1i64 << 45), d + 1))
+        .prop_filter("non-zero leading coefficient", |cs| {
+            cs.last().is_some_and(|&c| c != 0)
+        })
+        .prop_map(|cs| {
+            let cs: Vec<Poly> = cs.into_iter().map(Poly::from_i64).collect();
+            Poly::from_coeffs(0, &cs)
+        })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn wide_products_factor_back(
+        parts in prop::collection::vec(wide_poly(), 1..4),
+        square in small_poly(),
+    ) {
+        let f = parts.iter().fold(square.mul(&square), |acc, g| acc.mul(g));
+        let fs = factor(&f);
+        prop_assert_eq!(fs.expand(), f.clone());
+        let count: u32 = fs.factors.iter().map(|(_, m)| m).sum();
+        prop_assert!(count as usize >= parts.len() + 2);
+        for (g, _) in &fs.factors {
+            prop_assert_eq!(factor_univariate(g, 0), vec![g.clone()]);
+        }
+    }
 
     #[test]
     fn random_products_factor_back(parts in prop::collection::vec(small_poly(), 1..5)) {

@@ -13,11 +13,25 @@ fn product(parts: &[&str]) -> Poly {
     parts.iter().fold(Poly::one(), |acc, s| acc.mul(&parse(s)))
 }
 
+fn swinnerton_dyer(k: usize) -> Poly {
+    let mut v = Vars::from_names(["x", "y"]);
+    let mut p = |s: &str| Poly::parse(s, &mut v).expect("timing polynomial parses");
+    let mut s = p("x");
+    for q in [2, 3, 5, 7, 11].into_iter().take(k) {
+        s = s
+            .subst(0, &p("x - y"))
+            .resultant(&p(&format!("y^2 - {q}")), 1);
+    }
+    s.normalize_sign()
+}
+
 #[test]
 #[ignore = "timing report, run explicitly"]
 fn report_factor_timings() {
     let wilkinson = (1..=20).fold(Poly::one(), |acc, k| acc.mul(&parse(&format!("x - {k}"))));
     let cases: Vec<(&str, Poly)> = vec![
+        ("6x^2 + 5x + 1", parse("6x^2 + 5x + 1")),
+        ("x^2 - 2", parse("x^2 - 2")),
         ("x^4 - 10x^2 + 1", parse("x^4 - 10x^2 + 1")),
         (
             "deg 8 Swinnerton-Dyer",
@@ -48,10 +62,15 @@ fn report_factor_timings() {
         ("Wilkinson + 1", wilkinson.add(&Poly::one())),
         ("x^20 - 1", parse("x^20 - 1")),
         ("x^30 - 1", parse("x^30 - 1")),
+        ("Swinnerton-Dyer deg 16", swinnerton_dyer(4)),
+        ("Swinnerton-Dyer deg 32", swinnerton_dyer(5)),
     ];
     for (name, f) in &cases {
-        // The best of several batches: other processes only ever add time.
-        let reps = 50;
+        // The best of several batches of about 10 ms each: other processes only ever add
+        // time.
+        let start = Instant::now();
+        factor(f);
+        let reps = (0.01 / start.elapsed().as_secs_f64()).clamp(1.0, 200.0) as usize;
         let mut n = 0;
         let mut per = f64::INFINITY;
         for _ in 0..5 {
@@ -63,7 +82,7 @@ fn report_factor_timings() {
         }
         let start = Instant::now();
         for _ in 0..reps {
-            n = n.max(f.square_free().1.len());
+            std::hint::black_box(f.square_free());
         }
         let sqf = start.elapsed().as_secs_f64() / reps as f64;
         println!(

@@ -58,7 +58,10 @@ fn short(s: &str) -> String {
     if s.len() <= 160 {
         s.to_string()
     } else {
-        let cut = (0..=160).rev().find(|&i| s.is_char_boundary(i)).unwrap_or(0);
+        let cut = (0..=160)
+            .rev()
+            .find(|&i| s.is_char_boundary(i))
+            .unwrap_or(0);
         format!("{}... ({} chars)", &s[..cut], s.len())
     }
 }
@@ -151,12 +154,7 @@ fn expect_eq(f: &Fixture, what: &str, got: &Poly, want: &Poly) -> Result<(), Str
 }
 
 /// The big-integer-only path must give the same value as the fast path.
-fn expect_big_eq(
-    f: &Fixture,
-    what: &str,
-    got: &Poly<BigInt>,
-    want: &Poly,
-) -> Result<(), String> {
+fn expect_big_eq(f: &Fixture, what: &str, got: &Poly<BigInt>, want: &Poly) -> Result<(), String> {
     if *got == want.convert::<BigInt>() {
         Ok(())
     } else {

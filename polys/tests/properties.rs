@@ -36,7 +36,12 @@ fn wide_coeff() -> BoxedStrategy<i64> {
 
 /// A polynomial in `x_0 .. x_(nvars-1)` with at most `max_terms` terms and degree at most
 /// `max_deg` in each variable (may be zero when coefficients cancel).
-fn poly(nvars: usize, max_deg: u32, max_terms: usize, c: BoxedStrategy<i64>) -> BoxedStrategy<Poly> {
+fn poly(
+    nvars: usize,
+    max_deg: u32,
+    max_terms: usize,
+    c: BoxedStrategy<i64>,
+) -> BoxedStrategy<Poly> {
     prop::collection::vec(
         (prop::collection::vec(0..=max_deg, nvars), c),
         1..=max_terms,
@@ -172,29 +177,19 @@ proptest! {
         prop_assert_eq!(&psc_swapped[0], &g.resultant(&f, v));
     }
 
-    /// Square-free decomposition and factorisation multiply back to the input; the
-    /// square-free factors are non-constant, positive, square-free and pairwise coprime.
+    /// res(g, f) = (-1)^(deg f * deg g) res(f, g) and res(f * g, h) = res(f, h) * res(g, h).
     #[test]
-    fn factors_multiply_back(
-        (_n, _v, ps) in polys(3, 2, 3, coeff),
-        e in 1u32..=3,
-    ) {
-        let p = ps[0].mul(&ps[1].pow(e)).mul(&ps[2]);
-        prop_assume!(!p.is_zero());
-        let (unit, fs) = p.square_free();
-        let back = fs.iter().fold(Poly::constant(unit), |acc, (f, m)| acc.mul(&f.pow(*m)));
-        prop_assert_eq!(&back, &p);
-        for (i, (f, _)) in fs.iter().enumerate() {
-            prop_assert!(!f.is_constant() && f.leading_sign() > 0, "factor {:?}", f);
-            for (g, _) in &fs[i + 1..] {
-                prop_assert!(f.gcd(g).is_constant(), "{:?} and {:?} not coprime", f, g);
-            }
-            for v in f.vars() {
-                prop_assert!(f.gcd(&f.derivative(v)).degree(v) == 0, "{:?} not square-free", f);
-            }
-        }
-        let fz = factor(&p);
-        prop_assert_eq!(fz.expand(), p);
+    fn resultant_swap_sign_and_multiplicativity((_n, v, ps) in polys(3, 2, 3, coeff)) {
+        let f = with_var(ps[0].clone(), v);
+        let g = with_var(ps[1].clone(), v);
+        let h = with_var(ps[2].clone(), v);
+        let r = f.resultant(&g, v);
+        let odd = f.degree(v) % 2 == 1 && g.degree(v) % 2 == 1;
+        prop_assert_eq!(g.resultant(&f, v), if odd { r.neg() } else { r });
+        prop_assert_eq!(
+            f.mul(&g).resultant(&h, v),
+            f.resultant(&h, v).mul(&g.resultant(&h, v))
+        );
     }
 
     /// Univariate factorisation multiplies back, with Z-primitive positive factors.
@@ -287,5 +282,36 @@ proptest! {
             let r = p.mul(q).add(&Poly::one());
             prop_assert_eq!(r.div_exact(q), None);
         }
+    }
+}
+
+proptest! {
+    // Square-free decompositions of products with coefficients near i64::MAX take gcds of
+    // large polynomials: fewer cases keep the file fast.
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Square-free decomposition and factorisation multiply back to the input; the
+    /// square-free factors are non-constant, positive, square-free and pairwise coprime.
+    #[test]
+    fn factors_multiply_back(
+        (_n, _v, ps) in polys(3, 2, 3, coeff),
+        e in 1u32..=3,
+    ) {
+        let p = ps[0].mul(&ps[1].pow(e)).mul(&ps[2]);
+        prop_assume!(!p.is_zero());
+        let (unit, fs) = p.square_free();
+        let back = fs.iter().fold(Poly::constant(unit), |acc, (f, m)| acc.mul(&f.pow(*m)));
+        prop_assert_eq!(&back, &p);
+        for (i, (f, _)) in fs.iter().enumerate() {
+            prop_assert!(!f.is_constant() && f.leading_sign() > 0, "factor {:?}", f);
+            for (g, _) in &fs[i + 1..] {
+                prop_assert!(f.gcd(g).is_constant(), "{:?} and {:?} not coprime", f, g);
+            }
+            for v in f.vars() {
+                prop_assert!(f.gcd(&f.derivative(v)).degree(v) == 0, "{:?} not square-free", f);
+            }
+        }
+        let fz = factor(&p);
+        prop_assert_eq!(fz.expand(), p);
     }
 }

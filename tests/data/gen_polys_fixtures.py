@@ -51,6 +51,7 @@ HEADER = """\
 """
 
 rng = random.Random(SEED)
+check_rng = random.Random(SEED + 1)  # evaluation points of the cross-checks
 lines = []
 counts = {}
 
@@ -88,14 +89,52 @@ def emit(kind, tag, names, *fields):
     lines.append(" | ".join([kind, tag, ",".join(names)] + list(fields)))
 
 
+def sylvester_at(f, g, v, point):
+    """Sylvester determinant (f rows first) with the other variables set to `point`."""
+    a = Poly(f, v).all_coeffs()  # leading coefficient first
+    b = Poly(g, v).all_coeffs()
+    m, n = len(a) - 1, len(b) - 1
+    rows = []
+    for p, shifts in ((a, n), (b, m)):
+        for s in range(shifts):
+            rows.append([0] * s + [sympy.sympify(c).subs(point) for c in p] + [0] * (shifts - 1 - s))
+    return Matrix(rows).det(method="bareiss")
+
+
+def sylvester_resultant(f, g, v):
+    """res_v(f, g) = det Sylvester(f, g), f rows first.
+
+    sympy's resultant() returns (-1)^(deg f * deg g) times that when deg f < deg g (it swaps
+    its arguments without correcting the sign: sympy issues #10666, #25406), so the
+    arguments are put in degree order here and the sign corrected. The value is then
+    checked against the Sylvester determinant evaluated at random integer points."""
+    f, g = expand(f), expand(g)
+    m, n = degree(f, v), degree(g, v)
+    if m < n:
+        r = expand((-1) ** (m * n) * resultant(g, f, v))
+    else:
+        r = expand(resultant(f, g, v))
+    if m > 0 and n > 0:
+        others = sorted((f.free_symbols | g.free_symbols) - {v}, key=str)
+        for _ in range(2):
+            point = {s: check_rng.randint(-6, 6) for s in others}
+            want = sylvester_at(f, g, v, point)
+            assert expand(r.subs(point) - want) == 0, ("resultant check", f, g, v)
+    return r
+
+
 def fx_resultant(tag, names, f, g, v, show=txt):
-    r = resultant(expand(f), expand(g), v)
+    r = sylvester_resultant(f, g, v)
     emit("resultant", tag, names, show(f), show(g), str(v), txt(r))
     return expand(r)
 
 
 def fx_discriminant(tag, names, f, v, show=txt):
-    d = discriminant(expand(f), v)
+    d = expand(discriminant(expand(f), v))
+    n = degree(f, v)
+    if n >= 2:
+        r = sylvester_resultant(f, sympy.diff(expand(f), v), v)
+        assert expand(d * Poly(expand(f), v).LC() - (-1) ** (n * (n - 1) // 2) * r) == 0
     emit("discriminant", tag, names, show(f), str(v), txt(d))
     return expand(d)
 
@@ -134,7 +173,7 @@ def psc_list(f, g, v):
 
 def fx_psc(tag, names, f, g, v, show=txt):
     ps = psc_list(expand(f), expand(g), v)
-    assert ps and expand(ps[0] - resultant(expand(f), expand(g), v)) == 0
+    assert ps and expand(ps[0] - sylvester_resultant(f, g, v)) == 0
     emit("psc", tag, names, show(f), show(g), str(v), " ; ".join(txt(p) for p in ps))
 
 
@@ -196,7 +235,10 @@ def norm_key(e):
     return min(str(e), str(expand(-e)))
 
 
-def projection_fixtures(tag, names, cons, cap_res, cap_disc):
+def projection_fixtures(tag, names, cons, cap_first, cap_res, cap_level):
+    """Fixtures along a (pruned) McCallum-style projection: at most `cap_first` resultant
+    pairs per variable of the constraints, then per level at most `cap_level` projection
+    factors, `cap_res` resultant pairs, and their discriminants."""
     gens = syms(names)
     cur = []
     for c in cons:
@@ -208,8 +250,11 @@ def projection_fixtures(tag, names, cons, cap_res, cap_disc):
         with_v = [(e, s) for e, s in cur if degree(e, v) > 0]
         pairs = [(a, b) for i, a in enumerate(with_v) for b in with_v[i + 1:]]
         rng.shuffle(pairs)
-        for (e1, s1), (e2, s2) in pairs[:cap_res]:
-            fx_resultant(tag, names, e1, e2, v, show=lambda e, m={e1: s1, e2: s2}: m.get(e, txt(e)))
+        for (e1, s1), (e2, s2) in pairs[:cap_first]:
+            show = lambda e, m={e1: s1, e2: s2}: m.get(e, txt(e))  # noqa: E731
+            fx_resultant(tag, names, e1, e2, v, show=show)
+            if min(degree(e1, v), degree(e2, v)) >= 2:
+                fx_psc(tag, names, e1, e2, v, show=show)
         for e, s in with_v:
             if degree(e, v) >= 2:
                 fx_discriminant(tag, names, e, v, show=lambda e2, s=s: s)
@@ -222,18 +267,13 @@ def projection_fixtures(tag, names, cons, cap_res, cap_disc):
         new = []
         pairs = [(a, b) for i, a in enumerate(with_v) for b in with_v[i + 1:]]
         rng.shuffle(pairs)
-        for idx, (a, b) in enumerate(pairs):
-            if idx < cap_res:
-                r = fx_resultant(f"{tag}:proj{len(gens) - k}", names, a, b, v)
-            else:
-                r = expand(resultant(a, b, v))
-            new.append(r)
+        for a, b in pairs[:cap_res]:
+            new.append(fx_resultant(f"{tag}:proj{len(gens) - k}", names, a, b, v))
         for e in with_v:
             lc = Poly(e, v).LC()
             new.append(lc)
             if degree(e, v) >= 2:
-                new.append(fx_discriminant(f"{tag}:proj{len(gens) - k}", names, e, v)
-                           if cap_disc > 0 else discriminant(e, v))
+                new.append(fx_discriminant(f"{tag}:proj{len(gens) - k}", names, e, v))
         seen = {norm_key(e) for e in rest}
         nxt = list(rest)
         for r in new:
@@ -248,6 +288,10 @@ def projection_fixtures(tag, names, cons, cap_res, cap_disc):
                 if key not in seen:
                     seen.add(key)
                     nxt.append(expand(fct))
+        # Keep the projection tractable (the full tri-invpar projection takes hours).
+        if len(nxt) > cap_level:
+            nxt = rest[:cap_level // 2] + rng.sample(nxt[len(rest):], cap_level - min(len(rest), cap_level // 2)) \
+                if len(nxt) - len(rest) >= cap_level - min(len(rest), cap_level // 2) else nxt[:cap_level]
         level = nxt
     # The bottom level is univariate: factor the products CAD would isolate roots of.
     x0 = gens[0]
@@ -273,12 +317,12 @@ def raw_chains(tag, names, cons, count):
             continue
         if len(with_v) == 2:
             a, b = with_v
-            r1 = expand(resultant(a, b, v))
+            r1 = sylvester_resultant(a, b, v)
             r2 = expand(discriminant(a, v)) if degree(a, v) >= 2 else expand(Poly(a, v).LC())
         else:
             a, b, c = rng.sample(with_v, 3)
-            r1 = expand(resultant(a, b, v))
-            r2 = expand(resultant(a, c, v))
+            r1 = sylvester_resultant(a, b, v)
+            r2 = sylvester_resultant(a, c, v)
         if degree(r1, u) <= 0 or degree(r2, u) <= 0:
             continue
         fx_resultant(f"{tag}:chain", names, r1, r2, u)
@@ -290,7 +334,8 @@ def raw_chains(tag, names, cons, count):
 for tag, names, cons in DOMAINS:
     print("domain", tag, len(lines), file=sys.stderr)
     tiledsys = "-" in tag and tag != "sphere-r"
-    projection_fixtures(tag, names, cons, cap_res=6 if tiledsys else 10, cap_disc=1)
+    projection_fixtures(tag, names, cons, cap_first=3 if tiledsys else 6,
+                        cap_res=4 if tiledsys else 8, cap_level=10 if tiledsys else 16)
     raw_chains(tag, names, cons, 3 if tiledsys else 4)
 
 # gcds and factorisations of projection polynomials of the seed domains.
@@ -303,7 +348,7 @@ for tag, names, cons in DOMAINS:
         if len(with_v) < 2:
             continue
         a, b = rng.sample(with_v, 2)
-        r = expand(resultant(a, b, v))
+        r = sylvester_resultant(a, b, v)
         if r == 0 or r.is_number:
             continue
         common = es[rng.randrange(len(es))]
@@ -339,7 +384,7 @@ for i in range(60):
         fx_discriminant(tag, names, fa, v, show=raw)
     if i % 3 == 0:
         fx_gcd(tag, names, fa * forms[3], fb * forms[1], show=raw)
-    if i % 5 == 1:
+    if i % 4 == 1:
         fx_factor(tag, names, rng.choice([-1, 1, 3]) * fa * forms[0], show=raw)
 
 # ---------------------------------------------------------------------------------------
@@ -378,7 +423,7 @@ for i in range(40):
     tag = f"quadratic{n}"
     if degree(f, v) > 0 and degree(g, v) > 0:
         fx_resultant(tag, names, f, g, v)
-        if i % 4 == 1 and min(degree(f, v), degree(g, v)) >= 2:
+        if i % 2 == 1:
             fx_psc(tag, names, f, g, v)
     if degree(f, v) >= 2:
         fx_discriminant(tag, names, f, v)

@@ -144,27 +144,3 @@ mod tests {
         assert_eq!(back, f);
     }
 }
-#[cfg(test)]
-mod timing {
-    use super::*;
-    #[test]
-    #[ignore]
-    fn edf_attempts() {
-        let field = Zp::new(17);
-        let mut f = vec![0; 31];
-        f[0] = 16;
-        f[30] = 1;
-        let ddf = distinct_degree(&f, field);
-        for (g, d) in &ddf {
-            let t = std::time::Instant::now();
-            let mut rng = SplitMix64::new(0x5EED_F00D);
-            let r = equal_degree(g, *d, field, &mut rng);
-            println!(
-                "d={d} deg={} -> {} in {:?}",
-                degree(g),
-                r.len(),
-                t.elapsed()
-            );
-        }
-    }
-}

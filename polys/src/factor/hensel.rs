@@ -2,11 +2,11 @@
 //!
 //! The factors are split into a balanced tree; each node lifts a two-factor splitting
 //! together with its Bezout cofactors, doubling the exponent every step (quadratic lifting,
-//! as in von zur Gathen and Gerhard, "Modern Computer Algebra", section 15.4). The tree
+//! as in von zur Gathen and Gerhard, "Modern Computer Algebra", chapter 15). The tree
 //! keeps the work per level proportional to the degree instead of to the degree times the
 //! number of factors.
 
-use super::zm::{Zm, ZmPoly};
+use super::zm::{LiftRing, Zm, ZmPoly, Zw};
 use super::zp::{Zp, ZpPoly};
 use crate::int::Int;
 
@@ -15,12 +15,27 @@ use crate::int::Int;
 ///
 /// `target` is monic modulo m; the `factors` are monic and pairwise coprime modulo p.
 pub fn lift(target: &ZmPoly, factors: &[ZpPoly], field: Zp, ring: &Zm) -> Vec<ZmPoly> {
-    let mut out = Vec::with_capacity(factors.len());
-    lift_tree(target.clone(), factors, field, ring, &mut out);
-    out
+    if ring.is_word() {
+        lift_in::<Zw>(target, factors, field, ring.modulus())
+    } else {
+        lift_in::<Zm>(target, factors, field, ring.modulus())
+    }
 }
 
-fn lift_tree(target: ZmPoly, factors: &[ZpPoly], field: Zp, ring: &Zm, out: &mut Vec<ZmPoly>) {
+fn lift_in<R: LiftRing>(target: &ZmPoly, factors: &[ZpPoly], field: Zp, m: &Int) -> Vec<ZmPoly> {
+    let target = R::with_modulus(m).reduce_ints(target);
+    let mut out = Vec::with_capacity(factors.len());
+    lift_tree::<R>(target, factors, field, m, &mut out);
+    out.into_iter().map(R::into_ints).collect()
+}
+
+fn lift_tree<R: LiftRing>(
+    target: R::Poly,
+    factors: &[ZpPoly],
+    field: Zp,
+    m: &Int,
+    out: &mut Vec<R::Poly>,
+) {
     if factors.len() <= 1 {
         if !factors.is_empty() {
             out.push(target);
@@ -29,22 +44,25 @@ fn lift_tree(target: ZmPoly, factors: &[ZpPoly], field: Zp, ring: &Zm, out: &mut
     }
     let (left, right) = factors.split_at(factors.len() / 2);
     let product = |fs: &[ZpPoly]| fs.iter().fold(vec![1], |acc, f| field.poly_mul(&acc, f));
-    let (g, h) = lift_pair(&target, &product(left), &product(right), field, ring);
-    lift_tree(g, left, field, ring, out);
-    lift_tree(h, right, field, ring, out);
+    let (g, h) = lift_pair::<R>(&target, &product(left), &product(right), field, m);
+    lift_tree::<R>(g, left, field, m, out);
+    lift_tree::<R>(h, right, field, m, out);
 }
 
-fn to_zm(a: &ZpPoly) -> ZmPoly {
-    a.iter().map(|&c| Int::from(c as i64)).collect()
-}
-
-/// Lifts `f = g0 h0 (mod p)` to `f = g h (mod m)` with `g`, `h` monic.
-fn lift_pair(f: &ZmPoly, g0: &ZpPoly, h0: &ZpPoly, field: Zp, ring: &Zm) -> (ZmPoly, ZmPoly) {
+/// Lifts `f = g0 h0 (mod p)` to `f = g h (mod target)` with `g`, `h` monic.
+fn lift_pair<R: LiftRing>(
+    f: &R::Poly,
+    g0: &ZpPoly,
+    h0: &ZpPoly,
+    field: Zp,
+    target: &Int,
+) -> (R::Poly, R::Poly) {
     let (s0, t0) = field
         .bezout(g0, h0)
         .expect("Hensel lifting: the modular factors are coprime (f is square-free mod p)");
-    let (mut g, mut h, mut s, mut t) = (to_zm(g0), to_zm(h0), to_zm(&s0), to_zm(&t0));
-    let target = ring.modulus();
+    let (mut g, mut h) = (R::from_small(g0), R::from_small(h0));
+    let (mut s, mut t) = (R::from_small(&s0), R::from_small(&t0));
+    let one = R::from_small(&[1]);
     let mut m = Int::from(field.modulus() as i64);
     // Invariants modulo m: f = g h, s g + t h = 1, h monic, deg s < deg h, deg t < deg g.
     while &m < target {
@@ -54,17 +72,14 @@ fn lift_pair(f: &ZmPoly, g0: &ZpPoly, h0: &ZpPoly, field: Zp, ring: &Zm) -> (ZmP
         } else {
             target.clone()
         };
-        let r = Zm::new(m.clone());
-        let e = r.sub(&r.reduce_poly(f), &r.mul(&g, &h));
+        let r = R::with_modulus(&m);
+        let e = r.sub(&r.reduce(f), &r.mul(&g, &h));
         let (q, rem) = r.divrem_monic(&r.mul(&s, &e), &h);
         let g_next = r.add(&g, &r.add(&r.mul(&t, &e), &r.mul(&q, &g)));
         let h_next = r.add(&h, &rem);
         if &m < target {
             // Only a further step needs the Bezout cofactors lifted as well.
-            let b = r.sub(
-                &r.add(&r.mul(&s, &g_next), &r.mul(&t, &h_next)),
-                &vec![Int::from(1)],
-            );
+            let b = r.sub(&r.add(&r.mul(&s, &g_next), &r.mul(&t, &h_next)), &one);
             let (c, d) = r.divrem_monic(&r.mul(&s, &b), &h_next);
             s = r.sub(&s, &d);
             t = r.sub(&t, &r.add(&r.mul(&t, &b), &r.mul(&c, &g_next)));

@@ -118,12 +118,15 @@ fn factor_dense(f: &[Int]) -> Vec<Dense> {
     out
 }
 
+/// Products of the irreducible factors of each degree, with that degree.
+type DistinctDegree = Vec<(ZpPoly, usize)>;
+
 /// What the search for a good prime found out about `f`.
 enum PrimeChoice {
     /// Irreducible modulo some prime of good reduction, hence over Z.
     Irreducible,
     /// The prime with the fewest modular factors, and the distinct-degree splitting there.
-    Prime(Zp, Vec<(ZpPoly, usize)>),
+    Prime(Zp, DistinctDegree),
     /// `f` has a repeated factor over Z.
     NotSquareFree,
 }
@@ -138,7 +141,8 @@ const UNLUCKY_BEFORE_CHECK: usize = 24;
 /// Picks a prime p not dividing lc(f) with `f mod p` square-free.
 fn choose_prime(f: &[Int]) -> PrimeChoice {
     let lc = f.last().expect("choose_prime: f is non-constant");
-    let mut best: Option<(usize, Zp, Vec<(ZpPoly, usize)>)> = None;
+    // The fewest modular factors so far, with their prime and distinct-degree splitting.
+    let mut best: Option<(usize, Zp, DistinctDegree)> = None;
     let (mut lucky, mut unlucky) = (0, 0);
     let mut p = 2;
     while lucky < PRIMES_COMPARED {
@@ -168,6 +172,10 @@ fn choose_prime(f: &[Int]) -> PrimeChoice {
         if best.as_ref().is_none_or(|(c, _, _)| count < *c) {
             best = Some((count, field, ddf));
         }
+        // Two modular factors leave recombination nothing to search.
+        if count == 2 {
+            break;
+        }
     }
     match best {
         Some((_, field, ddf)) => PrimeChoice::Prime(field, ddf),
@@ -179,7 +187,10 @@ fn choose_prime(f: &[Int]) -> PrimeChoice {
 
 fn next_prime(p: u64) -> u64 {
     let mut q = p + 1;
-    while (2..q).take_while(|d| d * d <= q).any(|d| q % d == 0) {
+    while (2..q)
+        .take_while(|d| d * d <= q)
+        .any(|d| q.is_multiple_of(d))
+    {
         q += 1;
     }
     q
@@ -290,49 +301,5 @@ impl Ord for Poly {
     /// An arbitrary but fixed total order (by terms), for sorting outputs deterministically.
     fn cmp(&self, o: &Poly) -> std::cmp::Ordering {
         self.terms().cmp(o.terms())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::time::Instant;
-
-    #[test]
-    #[ignore = "timing breakdown, run explicitly"]
-    fn phase_timings() {
-        let mut v = crate::Vars::from_names(["x"]);
-        for s in [
-            "x^30 - 1",
-            "x^20 - 1",
-            "x^10 - 1",
-            "x^8 - 40x^6 + 352x^4 - 960x^2 + 576",
-        ] {
-            let f = to_dense(&Poly::parse(s, &mut v).unwrap(), 0).unwrap();
-            let f = f[..].to_vec();
-            let t = Instant::now();
-            let PrimeChoice::Prime(field, ddf) = choose_prime(&f) else {
-                continue;
-            };
-            let t1 = t.elapsed();
-            let modular = cantor_zassenhaus::factor_from_ddf(&ddf, field);
-            let t2 = t.elapsed();
-            let bits = recombine::coefficient_bound_bits(&f);
-            let ring = Zm::new(power_beyond(field, bits));
-            let lifted = lift_monic(&f, &modular, field, &ring);
-            let t3 = t.elapsed();
-            let out = recombine::recombine(&f, lifted, &ring);
-            let t4 = t.elapsed();
-            println!(
-                "{s}: p={} r={} bits={bits} -> {} | prime {:?} edf {:?} hensel {:?} recombine {:?}",
-                field.modulus(),
-                modular.len(),
-                out.len(),
-                t1,
-                t2 - t1,
-                t3 - t2,
-                t4 - t3
-            );
-        }
     }
 }

@@ -14,18 +14,19 @@ use crate::int::Int;
 /// A dense integer polynomial, index = power, no trailing zeros.
 pub type Dense = Vec<Int>;
 
-/// A number of bits `b` such that every candidate `lc(f) * g / lc(g)`, for `g` a factor of
-/// `f` over Z, has coefficients of absolute value below `2^b / 2`; lifting to a modulus
-/// `m >= 2^b` therefore reads every such candidate exactly in the symmetric range.
+/// A number of bits `b` such that every candidate `lc(f) g / lc(g)`, for `g` a factor of
+/// `f` over Z of degree `d < n`, has coefficients of absolute value below `2^b / 2`;
+/// lifting to a modulus `m >= 2^b` therefore reads every such candidate exactly in the
+/// symmetric range.
 ///
-/// Landau-Mignotte: a factor of degree `d < n` has `||g||_inf <= 2^d ||f||_2 |lc(g)/lc(f)|`,
-/// and `||f||_2 <= sqrt(n+1) ||f||_inf`; the extra `|lc(f)|` covers the scaling.
+/// Landau-Mignotte: `||g||_1 <= 2^d |lc(g)/lc(f)| ||f||_2`, so the candidate, whose
+/// leading coefficient is lc(f), has `||.||_inf <= 2^d ||f||_2 <= 2^n sqrt(n+1) ||f||_inf`.
 pub fn coefficient_bound_bits(f: &[Int]) -> u64 {
     let n = f.len().saturating_sub(1) as u64;
     let max_bits = f.iter().map(Coeff::bits).max().unwrap_or(0);
-    let lc_bits = f.last().map_or(0, Coeff::bits);
     let sqrt_bits = (64 - (n + 1).leading_zeros() as u64).div_ceil(2);
-    sqrt_bits + n + lc_bits + max_bits + 1
+    // One more bit for the factor 2 between the bound and the modulus.
+    sqrt_bits + n + max_bits + 1
 }
 
 /// The irreducible factors over Z of a primitive, square-free `f` with positive leading
@@ -63,39 +64,52 @@ fn find_factor(
     size: usize,
     ring: &Zm,
 ) -> Option<(Vec<usize>, Dense, Dense)> {
+    let lc = f.last().expect("recombine: f is non-constant");
+    let lc_f0 = Coeff::mul(lc, &f[0]);
+    let constants: Vec<Int> = lifted
+        .iter()
+        .map(|g| g.first().cloned().unwrap_or(Int::from(0)))
+        .collect();
     let mut subset: Vec<usize> = (0..size).collect();
+    // prefix[j] = lc(f) * the constant terms of the first j chosen factors (mod m):
+    // consecutive subsets share prefixes, so most steps cost one multiplication.
+    let mut prefix = vec![ring.reduce(lc); size + 1];
+    let mut changed = 0;
     loop {
-        if let Some((g, q)) = try_subset(f, lifted, &subset, ring) {
-            return Some((subset, g, q));
+        for j in changed..size {
+            prefix[j + 1] = ring.reduce(&Coeff::mul(&prefix[j], &constants[subset[j]]));
         }
-        if !next_subset(&mut subset, lifted.len()) {
-            return None;
+        if constant_term_fits(&prefix[size], &lc_f0, ring) {
+            if let Some((g, q)) = try_product(f, lifted, &subset, ring) {
+                return Some((subset, g, q));
+            }
         }
+        changed = next_subset(&mut subset, lifted.len())?;
     }
+}
+
+/// Whether `c0`, the constant term of a candidate modulo m, can be that of a true factor
+/// scaled to leading coefficient lc(f): it must divide lc(f) f(0). A cheap filter before
+/// forming the product.
+fn constant_term_fits(c0: &Int, lc_f0: &Int, ring: &Zm) -> bool {
+    let c0 = ring.symmetric(c0);
+    if lc_f0.is_zero() {
+        return true;
+    }
+    // A divisor is no larger than what it divides; comparing sizes first spares most
+    // big divisions.
+    !c0.is_zero() && c0.bits() <= lc_f0.bits() && lc_f0.div_mod_floor(&c0).1.is_zero()
 }
 
 /// The factor of `f` that the product of `lifted[subset]` stands for, with its cofactor,
 /// if there is one (certainly found when the modulus is beyond the coefficient bound).
-fn try_subset(f: &[Int], lifted: &[ZmPoly], subset: &[usize], ring: &Zm) -> Option<(Dense, Dense)> {
+fn try_product(
+    f: &[Int],
+    lifted: &[ZmPoly],
+    subset: &[usize],
+    ring: &Zm,
+) -> Option<(Dense, Dense)> {
     let lc = f.last().expect("recombine: f is non-constant");
-    // A true factor's scaled constant term divides lc(f) f(0): a cheap filter before
-    // forming the product.
-    let lc_f0 = Coeff::mul(lc, &f[0]);
-    let c0 = subset.iter().fold(lc.clone(), |acc, &i| {
-        ring.reduce(&Coeff::mul(
-            &acc,
-            lifted[i].first().unwrap_or(&Int::from(0)),
-        ))
-    });
-    let c0 = ring.symmetric(&c0);
-    let plausible = if lc_f0.is_zero() {
-        true
-    } else {
-        !c0.is_zero() && lc_f0.div_mod_floor(&c0).1.is_zero()
-    };
-    if !plausible {
-        return None;
-    }
     let product = subset
         .iter()
         .fold(vec![lc.clone()], |acc, &i| ring.mul(&acc, &lifted[i]));
@@ -117,7 +131,13 @@ pub fn single_factors(f: &[Int], lifted: &[ZmPoly], ring: &Zm) -> (Vec<Dense>, V
             rest.push(i);
             continue;
         }
-        match try_subset(&f, lifted, &[i], ring) {
+        let lc = f.last().expect("f is non-constant here");
+        let c0 = Coeff::mul(lc, lifted[i].first().unwrap_or(&Int::from(0)));
+        if !constant_term_fits(&ring.reduce(&c0), &Coeff::mul(lc, &f[0]), ring) {
+            rest.push(i);
+            continue;
+        }
+        match try_product(&f, lifted, &[i], ring) {
             Some((g, q)) => {
                 found.push(g);
                 f = q;
@@ -128,8 +148,9 @@ pub fn single_factors(f: &[Int], lifted: &[ZmPoly], ring: &Zm) -> (Vec<Dense>, V
     (found, rest, f)
 }
 
-/// Advances to the next `k`-subset of `0..n` in lexicographic order.
-fn next_subset(subset: &mut [usize], n: usize) -> bool {
+/// Advances to the next `k`-subset of `0..n` in lexicographic order, returning the first
+/// position that changed (`None` after the last subset).
+fn next_subset(subset: &mut [usize], n: usize) -> Option<usize> {
     let k = subset.len();
     for i in (0..k).rev() {
         if subset[i] < n - k + i {
@@ -137,10 +158,10 @@ fn next_subset(subset: &mut [usize], n: usize) -> bool {
             for j in i + 1..k {
                 subset[j] = subset[j - 1] + 1;
             }
-            return true;
+            return Some(i);
         }
     }
-    false
+    None
 }
 
 /// `a` divided by the gcd of its coefficients, with positive leading coefficient.
@@ -199,7 +220,7 @@ mod tests {
         assert_eq!(primitive_part(&ints(&[4, -6])), ints(&[-2, 3]));
         let mut s = vec![0, 1];
         let mut all = vec![s.clone()];
-        while next_subset(&mut s, 4) {
+        while next_subset(&mut s, 4).is_some() {
             all.push(s.clone());
         }
         assert_eq!(all.len(), 6);

@@ -1,7 +1,7 @@
 //! Dense univariate polynomials over Z/m for a modulus m that may exceed 64 bits (the prime
 //! powers p^k of Hensel lifting), with [`Int`] coefficients.
 //!
-//! A modulus below 2^63 takes a machine-word path (128-bit products, no allocation);
+//! A modulus below 2^63 takes a machine-word path (128-bit products, no big integers);
 //! Hensel lifting spends most of its time there, since the bound is usually small.
 
 use crate::coeff::Coeff;
@@ -19,12 +19,18 @@ pub struct Zm {
     word: Option<u64>,
 }
 
-/// A residue on the word path.
-fn word(c: &Int) -> u64 {
-    let v = c
-        .to_i64()
-        .expect("Z/m: a residue below a word-sized modulus is a machine word");
-    v as u64
+/// The residue of `c` modulo a word-sized `m`, for the word path. Inputs are normally
+/// residues already; reducing anyway keeps unreduced callers correct.
+fn residue(c: &Int, m: u64) -> u64 {
+    let r = match c.to_i64() {
+        Some(v) => v.rem_euclid(m as i64),
+        None => c
+            .div_mod_floor(&Int::from(m as i64))
+            .1
+            .to_i64()
+            .expect("a residue modulo m < 2^63 fits in i64"),
+    };
+    r as u64
 }
 
 fn from_word(v: u64) -> Int {
@@ -50,10 +56,15 @@ impl Zm {
         &self.m
     }
 
+    /// Whether the modulus is below 2^63, so that [`Zw`] can stand in for this ring.
+    pub fn is_word(&self) -> bool {
+        self.word.is_some()
+    }
+
     pub fn reduce(&self, c: &Int) -> Int {
-        match (self.word, c.to_i64()) {
-            (Some(m), Some(v)) => Int::from(v.rem_euclid(m as i64)),
-            _ => c.div_mod_floor(&self.m).1,
+        match self.word {
+            Some(m) => from_word(residue(c, m)),
+            None => c.div_mod_floor(&self.m).1,
         }
     }
 
@@ -108,7 +119,7 @@ impl Zm {
             return Vec::new();
         }
         if let Some(m) = self.word {
-            return mul_word(a, b, m);
+            return from_words(mul_word(&to_words(a, m), &to_words(b, m), m));
         }
         // Accumulate exact products and reduce once per coefficient.
         let mut out = vec![Int::from(0); a.len() + b.len() - 1];
@@ -127,10 +138,10 @@ impl Zm {
 
     pub fn scale(&self, a: &ZmPoly, c: &Int) -> ZmPoly {
         if let Some(m) = self.word {
-            let c = word(&self.reduce(c)) as u128;
+            let c = residue(c, m) as u128;
             let mut out: ZmPoly = a
                 .iter()
-                .map(|x| from_word((word(x) as u128 * c % m as u128) as u64))
+                .map(|x| from_word((residue(x, m) as u128 * c % m as u128) as u64))
                 .collect();
             trim(&mut out);
             return out;
@@ -152,7 +163,8 @@ impl Zm {
             return (Vec::new(), a.clone());
         }
         if let Some(m) = self.word {
-            return divrem_monic_word(a, b, m);
+            let (q, r) = divrem_monic_word(&to_words(a, m), &to_words(b, m), m);
+            return (from_words(q), from_words(r));
         }
         let mut r = a.clone();
         let mut q = vec![Int::from(0); a.len() - db];
@@ -193,10 +205,11 @@ fn products_per_u128(m: u64) -> u128 {
     u128::MAX / (max * max).max(1)
 }
 
-/// Product on the word path (`m < 2^63`).
-fn mul_word(a: &ZmPoly, b: &ZmPoly, m: u64) -> ZmPoly {
-    let a: Vec<u64> = a.iter().map(word).collect();
-    let b: Vec<u64> = b.iter().map(word).collect();
+/// Product on the word path (`m < 2^63`, residues reduced).
+fn mul_word(a: &[u64], b: &[u64], m: u64) -> Vec<u64> {
+    if a.is_empty() || b.is_empty() {
+        return Vec::new();
+    }
     let m128 = m as u128;
     let mut acc = vec![0u128; a.len() + b.len() - 1];
     // Each output coefficient sums at most min(len a, len b) products; when a u128 holds
@@ -214,17 +227,22 @@ fn mul_word(a: &ZmPoly, b: &ZmPoly, m: u64) -> ZmPoly {
             }
         }
     }
-    let mut out: ZmPoly = acc.iter().map(|&c| from_word((c % m128) as u64)).collect();
-    trim(&mut out);
+    let mut out: Vec<u64> = acc.iter().map(|&c| (c % m128) as u64).collect();
+    trim_word(&mut out);
     out
 }
 
-/// Division by a monic polynomial on the word path (`m < 2^63`).
-fn divrem_monic_word(a: &ZmPoly, b: &ZmPoly, m: u64) -> (ZmPoly, ZmPoly) {
-    let db = b.len() - 1;
+/// Division by a monic polynomial on the word path (`m < 2^63`, residues reduced).
+fn divrem_monic_word(a: &[u64], b: &[u64], m: u64) -> (Vec<u64>, Vec<u64>) {
+    let db = b
+        .len()
+        .checked_sub(1)
+        .expect("division by the zero polynomial");
+    if a.len() < b.len() {
+        return (Vec::new(), a.to_vec());
+    }
     let m128 = m as u128;
-    let b: Vec<u64> = b.iter().map(word).collect();
-    let mut r: Vec<u128> = a.iter().map(|c| word(c) as u128).collect();
+    let mut r: Vec<u128> = a.iter().map(|&c| c as u128).collect();
     let mut q = vec![0u64; a.len() - db];
     // Entries of r may stay unreduced: each row adds m^2 - c*y (congruent to -c*y), and an
     // entry meets at most one row per quotient coefficient, plus its initial residue.
@@ -246,14 +264,141 @@ fn divrem_monic_word(a: &ZmPoly, b: &ZmPoly, m: u64) -> (ZmPoly, ZmPoly) {
         q[i] = c;
     }
     r.truncate(db);
-    let mut q: ZmPoly = q.into_iter().map(from_word).collect();
-    let mut r: ZmPoly = r
-        .into_iter()
-        .map(|c| from_word((c % m128) as u64))
-        .collect();
-    trim(&mut r);
-    trim(&mut q);
+    let mut r: Vec<u64> = r.into_iter().map(|c| (c % m128) as u64).collect();
+    trim_word(&mut r);
+    trim_word(&mut q);
     (q, r)
+}
+
+fn trim_word(a: &mut Vec<u64>) {
+    while a.last() == Some(&0) {
+        a.pop();
+    }
+}
+
+fn to_words(a: &ZmPoly, m: u64) -> Vec<u64> {
+    a.iter().map(|c| residue(c, m)).collect()
+}
+
+fn from_words(a: Vec<u64>) -> ZmPoly {
+    a.into_iter().map(from_word).collect()
+}
+
+/// What Hensel lifting needs from Z/m[x], so that it can run on bare machine words when
+/// the final modulus allows ([`Zw`]) and on [`Int`] otherwise ([`Zm`]).
+pub trait LiftRing: Sized {
+    type Poly: Clone;
+    /// Z/m; `m` never exceeds the modulus for which this implementation was chosen.
+    fn with_modulus(m: &Int) -> Self;
+    /// A polynomial whose coefficients are reduced for every modulus in play (residues
+    /// modulo p, say).
+    fn from_small(a: &[u64]) -> Self::Poly;
+    fn reduce_ints(&self, a: &[Int]) -> Self::Poly;
+    fn into_ints(a: Self::Poly) -> ZmPoly;
+    /// Reduces a polynomial of a ring with a multiple of this modulus.
+    fn reduce(&self, a: &Self::Poly) -> Self::Poly;
+    fn add(&self, a: &Self::Poly, b: &Self::Poly) -> Self::Poly;
+    fn sub(&self, a: &Self::Poly, b: &Self::Poly) -> Self::Poly;
+    fn mul(&self, a: &Self::Poly, b: &Self::Poly) -> Self::Poly;
+    fn divrem_monic(&self, a: &Self::Poly, b: &Self::Poly) -> (Self::Poly, Self::Poly);
+}
+
+impl LiftRing for Zm {
+    type Poly = ZmPoly;
+    fn with_modulus(m: &Int) -> Self {
+        Zm::new(m.clone())
+    }
+    fn from_small(a: &[u64]) -> ZmPoly {
+        from_words(a.to_vec())
+    }
+    fn reduce_ints(&self, a: &[Int]) -> ZmPoly {
+        self.reduce_poly(a)
+    }
+    fn into_ints(a: ZmPoly) -> ZmPoly {
+        a
+    }
+    fn reduce(&self, a: &ZmPoly) -> ZmPoly {
+        self.reduce_poly(a)
+    }
+    fn add(&self, a: &ZmPoly, b: &ZmPoly) -> ZmPoly {
+        Zm::add(self, a, b)
+    }
+    fn sub(&self, a: &ZmPoly, b: &ZmPoly) -> ZmPoly {
+        Zm::sub(self, a, b)
+    }
+    fn mul(&self, a: &ZmPoly, b: &ZmPoly) -> ZmPoly {
+        Zm::mul(self, a, b)
+    }
+    fn divrem_monic(&self, a: &ZmPoly, b: &ZmPoly) -> (ZmPoly, ZmPoly) {
+        Zm::divrem_monic(self, a, b)
+    }
+}
+
+/// Z/m for a modulus below 2^63, on bare words: residues in `[0, m)`, no trailing zeros.
+pub struct Zw {
+    m: u64,
+}
+
+impl LiftRing for Zw {
+    type Poly = Vec<u64>;
+    fn with_modulus(m: &Int) -> Self {
+        let m = m
+            .to_i64()
+            .expect("Zw is only chosen for a modulus below 2^63, and lifting never exceeds it");
+        Zw { m: m as u64 }
+    }
+    fn from_small(a: &[u64]) -> Vec<u64> {
+        a.to_vec()
+    }
+    fn reduce_ints(&self, a: &[Int]) -> Vec<u64> {
+        let mut out: Vec<u64> = a.iter().map(|c| residue(c, self.m)).collect();
+        trim_word(&mut out);
+        out
+    }
+    fn into_ints(a: Vec<u64>) -> ZmPoly {
+        from_words(a)
+    }
+    fn reduce(&self, a: &Vec<u64>) -> Vec<u64> {
+        let mut out: Vec<u64> = a.iter().map(|&c| c % self.m).collect();
+        trim_word(&mut out);
+        out
+    }
+    fn add(&self, a: &Vec<u64>, b: &Vec<u64>) -> Vec<u64> {
+        let m = self.m;
+        let mut out: Vec<u64> = (0..a.len().max(b.len()))
+            .map(|i| {
+                let s = a.get(i).unwrap_or(&0) + b.get(i).unwrap_or(&0);
+                if s >= m {
+                    s - m
+                } else {
+                    s
+                }
+            })
+            .collect();
+        trim_word(&mut out);
+        out
+    }
+    fn sub(&self, a: &Vec<u64>, b: &Vec<u64>) -> Vec<u64> {
+        let m = self.m;
+        let mut out: Vec<u64> = (0..a.len().max(b.len()))
+            .map(|i| {
+                let (x, y) = (*a.get(i).unwrap_or(&0), *b.get(i).unwrap_or(&0));
+                if x >= y {
+                    x - y
+                } else {
+                    x + (m - y)
+                }
+            })
+            .collect();
+        trim_word(&mut out);
+        out
+    }
+    fn mul(&self, a: &Vec<u64>, b: &Vec<u64>) -> Vec<u64> {
+        mul_word(a, b, self.m)
+    }
+    fn divrem_monic(&self, a: &Vec<u64>, b: &Vec<u64>) -> (Vec<u64>, Vec<u64>) {
+        divrem_monic_word(a, b, self.m)
+    }
 }
 
 #[cfg(test)]

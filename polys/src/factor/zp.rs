@@ -70,7 +70,11 @@ impl Zp {
 
     /// Inverse of a non-zero residue (Fermat: a^(p-2)).
     pub fn inv(self, a: u64) -> u64 {
-        debug_assert!(a % self.p != 0, "0 has no inverse modulo {}", self.p);
+        debug_assert!(
+            !a.is_multiple_of(self.p),
+            "0 has no inverse modulo {}",
+            self.p
+        );
         self.pow(a, self.p - 2)
     }
 
@@ -153,7 +157,8 @@ impl Zp {
             return (Vec::new(), a.clone());
         }
         let p = self.p;
-        let lc_inv = self.inv(b[db]);
+        // Divisors are mostly monic (powmod reduces modulo monic polynomials).
+        let lc_inv = if b[db] == 1 { 1 } else { self.inv(b[db]) };
         let mut r = a.clone();
         let mut q = vec![0; a.len() - db];
         // For a small prime, entries of r hold unreduced values: each row adds
