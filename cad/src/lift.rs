@@ -119,7 +119,7 @@ impl Lifter<'_> {
     /// Builds the tree over the whole space.
     pub fn lift(&self) -> Result<LiftOutcome, CadError> {
         let mut nullified = Vec::new();
-        let cells = self.stack(&mut Vec::new(), true, &mut nullified)?;
+        let cells = self.stack(&mut Vec::new(), true, &mut nullified, &mut Vec::new())?;
         if nullified.is_empty() {
             Ok(LiftOutcome::Tree(cells))
         } else {
@@ -136,6 +136,7 @@ impl Lifter<'_> {
         prefix: &mut Vec<Algebraic>,
         zero_dim: bool,
         nullified: &mut Vec<(usize, usize)>,
+        known: &mut Vec<(Poly, i32)>,
     ) -> Result<Vec<Cell>, CadError> {
         let roots = match self.stack_roots(prefix, zero_dim)? {
             Ok(r) => r,
@@ -154,6 +155,7 @@ impl Lifter<'_> {
             };
             let here = Bound::Roots(refs.clone());
             cells.push(self.cell(
+                known,
                 prefix,
                 sample,
                 CellKind::Sector,
@@ -163,6 +165,7 @@ impl Lifter<'_> {
                 nullified,
             )?);
             cells.push(self.cell(
+                known,
                 prefix,
                 r.clone(),
                 CellKind::Section,
@@ -179,6 +182,7 @@ impl Lifter<'_> {
             Some(p) => Algebraic::from(p.integer_above()),
         };
         cells.push(self.cell(
+            known,
             prefix,
             last,
             CellKind::Sector,
@@ -259,6 +263,7 @@ impl Lifter<'_> {
     #[allow(clippy::too_many_arguments)]
     fn cell(
         &self,
+        known: &mut Vec<(Poly, i32)>,
         prefix: &mut Vec<Algebraic>,
         sample: Algebraic,
         kind: CellKind,
@@ -296,7 +301,10 @@ impl Lifter<'_> {
             return Ok(cell);
         }
         prefix.push(cell.sample.clone());
-        let result = self.decide_and_descend(prefix, zero_dim, &mut cell, nullified);
+        let mark = known.len();
+        let result = self.decide_and_descend(prefix, zero_dim, &mut cell, nullified, known);
+        // Signs decided at this sample are not valid for its siblings.
+        known.truncate(mark);
         prefix.pop();
         result.map(|()| cell)
     }
@@ -307,16 +315,25 @@ impl Lifter<'_> {
         zero_dim: bool,
         cell: &mut Cell,
         nullified: &mut Vec<(usize, usize)>,
+        known: &mut Vec<(Poly, i32)>,
     ) -> Result<(), CadError> {
         let n = self.levels.len();
         let assigned = prefix.len();
         let mut failure = None;
+        // Signs decided at an ancestor's sample hold here too (same leading
+        // coordinates); new ones are recorded for the descendants.
         let mut sign = |p: &Poly| {
             if p.nvars() > assigned || failure.is_some() {
                 return None;
             }
+            if let Some((_, s)) = known.iter().find(|(q, _)| q == p) {
+                return Some(*s);
+            }
             match sign_at(p, prefix, &self.stats.signs) {
-                Ok(s) => Some(s),
+                Ok(s) => {
+                    known.push((p.clone(), s));
+                    Some(s)
+                }
                 Err(e) => {
                     failure = Some(e);
                     None
@@ -349,7 +366,7 @@ impl Lifter<'_> {
                 .collect();
             return Ok(());
         }
-        cell.children = self.stack(prefix, zero_dim, nullified)?;
+        cell.children = self.stack(prefix, zero_dim, nullified, known)?;
         Ok(())
     }
 
