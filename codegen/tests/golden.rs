@@ -1,0 +1,55 @@
+//! Golden files: the generated C of the seed examples, so that every change in output is
+//! reviewed. After an intended change, regenerate with
+//! `POLYSCAN_BLESS=1 cargo test -p codegen --test golden` and review the diff.
+
+use cad::LiftStats;
+use codegen::emit_c::CEmitter;
+use codegen::input::parse_problem;
+use codegen::{generate, GenOptions};
+use std::path::PathBuf;
+
+#[test]
+fn seed_examples_match_golden_files() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let bless = std::env::var_os("POLYSCAN_BLESS").is_some();
+    let mut checked = 0;
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(root.join("examples/seed"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "pset"))
+        .collect();
+    entries.sort();
+    let mut stale = Vec::new();
+    for path in entries {
+        let src = std::fs::read_to_string(&path).unwrap();
+        let problem = parse_problem(&src).unwrap();
+        let g = generate(&problem, &GenOptions::default(), &LiftStats::default()).unwrap();
+        let text = CEmitter {
+            vars: &g.vars,
+            nparams: g.nparams,
+            statements: &g.statements,
+        }
+        .fragment(&g.nodes)
+        .unwrap();
+        let golden = root
+            .join("tests/golden")
+            .join(path.file_stem().unwrap())
+            .with_extension("c");
+        if bless {
+            std::fs::write(&golden, &text).unwrap();
+        } else {
+            let want = std::fs::read_to_string(&golden).unwrap_or_default();
+            if want != text {
+                stale.push(format!("{}:\n{text}", golden.display()));
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 5);
+    assert!(
+        stale.is_empty(),
+        "generated code changed (bless and review):\n{}",
+        stale.join("\n")
+    );
+}
