@@ -12,11 +12,19 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 fn main() {
-    let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    let filter: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples");
     let mut files: Vec<PathBuf> = ["seed", "domains"]
         .iter()
-        .flat_map(|d| std::fs::read_dir(root.join(d)).into_iter().flatten().flatten())
+        .flat_map(|d| {
+            std::fs::read_dir(root.join(d))
+                .into_iter()
+                .flatten()
+                .flatten()
+        })
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "pset"))
         .collect();
@@ -26,7 +34,10 @@ fn main() {
     for path in files {
         let name = format!(
             "{}/{}",
-            path.parent().and_then(|p| p.file_name()).unwrap_or_default().to_string_lossy(),
+            path.parent()
+                .and_then(|p| p.file_name())
+                .unwrap_or_default()
+                .to_string_lossy(),
             path.file_stem().unwrap_or_default().to_string_lossy()
         );
         if !filter.is_empty() && !filter.iter().any(|f| name.contains(f.as_str())) {
@@ -38,7 +49,9 @@ fn main() {
         let started = Instant::now();
         while times.len() < 5 || (started.elapsed() < Duration::from_secs(1) && times.len() < 500) {
             let t = Instant::now();
-            let Ok(problem) = parse_problem(&src) else { break };
+            let Ok(problem) = parse_problem(&src) else {
+                break;
+            };
             let Ok(g) = generate(&problem, &GenOptions::default(), &LiftStats::default()) else {
                 break;
             };
