@@ -21,8 +21,9 @@ pub enum Node {
         upper: Option<Expr>,
         body: Vec<Node>,
     },
-    /// An instance of statement `stmt` at the current iterator values.
-    Stmt { stmt: usize },
+    /// An instance of statement `stmt`; `args` are its iterator values, in the
+    /// statement's own order.
+    Stmt { stmt: usize, args: Vec<Expr> },
 }
 
 /// Counts of what a program contains, for comparisons with isl.

@@ -90,6 +90,18 @@ pub fn root_bound(
         3 => {
             let (a, b, c) = (&coeffs[2], &coeffs[1], &coeffs[0]);
             let disc = b.mul(b).sub(&a.mul(c).scale(&Int::from(4)));
+            if let Some(q) = square_root(&disc) {
+                // sqrt(q^2) = |q|, and q has one sign on the cell: no square root at run time.
+                let s = sign_at(&q, site.prefix, site.stats)
+                    .map_err(|e| BoundError::Internal(e.to_string()))?;
+                let sq = if s < 0 { q.neg() } else { q };
+                let num = if j == 2 {
+                    b.neg().add(&sq)
+                } else {
+                    b.neg().sub(&sq)
+                };
+                return Ok(round_rational(num, a.scale(&Int::from(2)), round));
+            }
             Root::Quadratic {
                 b: b.clone(),
                 two_a: a.scale(&Int::from(2)),
@@ -111,6 +123,43 @@ pub fn root_bound(
         Round::Upper => floor_or_ceil(root, false),
         Round::StrictUpper => floor_or_ceil(root, true).plus(-1),
     })
+}
+
+/// `num / den` (den > 0 on the cell) rounded as asked.
+fn round_rational(num: Poly, den: Poly, round: Round) -> Expr {
+    let r = |ceil| {
+        Root::Rational {
+            num: num.clone(),
+            den: den.clone(),
+        }
+        .rounded(ceil)
+    };
+    match round {
+        Round::StrictLower => r(false).plus(1),
+        Round::Lower => r(true),
+        Round::Upper => r(false),
+        Round::StrictUpper => r(true).plus(-1),
+    }
+}
+
+/// `q` with `q^2 = p`, when `p` is the square of a polynomial.
+fn square_root(p: &Poly) -> Option<Poly> {
+    if p.is_constant() {
+        return None;
+    }
+    let (unit, factors) = p.square_free();
+    if unit.signum() <= 0 || factors.iter().any(|(_, m)| m % 2 == 1) {
+        return None;
+    }
+    let r = Int::from(unit.to_bigint().sqrt());
+    if r.mul(&r) != unit {
+        return None;
+    }
+    Some(
+        factors
+            .iter()
+            .fold(Poly::constant(r), |acc, (f, m)| acc.mul(&f.pow(m / 2))),
+    )
 }
 
 /// A root as a closed form over the outer variables.

@@ -74,12 +74,10 @@ impl CEmitter<'_> {
     fn node(&self, n: &Node, depth: usize, out: &mut String) -> Result<(), CPrintError> {
         let pad = "  ".repeat(depth);
         match n {
-            Node::Stmt { stmt } => {
-                let (name, arity) = &self.statements[*stmt];
-                let args: Vec<String> = (0..*arity)
-                    .map(|i| self.vars.name(self.nparams + i))
-                    .collect();
-                let _ = writeln!(out, "{pad}{name}({});", args.join(", "));
+            Node::Stmt { stmt, args } => {
+                let name = &self.statements[*stmt].0;
+                let args: Result<Vec<String>, _> = args.iter().map(|a| self.expr(a)).collect();
+                let _ = writeln!(out, "{pad}{name}({});", args?.join(", "));
             }
             Node::Loop {
                 var,

@@ -130,6 +130,23 @@ impl Expr {
         }
     }
 
+    /// Replaces variable `var` by `value` everywhere.
+    pub fn subst(&self, var: usize, value: &Poly) -> Expr {
+        let sp = |p: &Poly| p.subst(var, value);
+        let se = |es: &[Expr]| es.iter().map(|e| e.subst(var, value)).collect();
+        match self {
+            Expr::Poly(p) => Expr::Poly(sp(p)),
+            Expr::Sum(es) => Expr::Sum(se(es)),
+            Expr::Neg(e) => Expr::Neg(Box::new(e.subst(var, value))),
+            Expr::FloorDiv(n, d) => Expr::FloorDiv(Box::new(n.subst(var, value)), sp(d)),
+            Expr::CeilDiv(n, d) => Expr::CeilDiv(Box::new(n.subst(var, value)), sp(d)),
+            Expr::Isqrt(p) => Expr::Isqrt(sp(p)),
+            Expr::CeilSqrt(p) => Expr::CeilSqrt(sp(p)),
+            Expr::Max(es) => Expr::Max(se(es)),
+            Expr::Min(es) => Expr::Min(se(es)),
+        }
+    }
+
     /// The value when the expression reads no variable.
     pub fn constant_value(&self) -> Option<Int> {
         if self.nvars() == 0 {

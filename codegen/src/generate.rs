@@ -4,9 +4,9 @@ use crate::ast::Node;
 use crate::error::GenError;
 use crate::input::Problem;
 use crate::lower::Lowering;
-use cad::formula::Formula;
+use cad::formula::{Atom, Formula, Rel};
 use cad::{Cad, LiftStats};
-use polys::Vars;
+use polys::{Poly, Vars};
 
 /// Choices of `polyscan gen`.
 #[derive(Clone, Debug, Default)]
@@ -30,8 +30,12 @@ pub struct Generated {
     pub statements: Vec<(String, usize)>,
     pub nodes: Vec<Node>,
     pub cad: Cad,
-    /// `position[c]`: the original iterator position of loop variable `nparams + c`.
-    pub position: Vec<usize>,
+    /// Number of schedule dimensions (loop variables after the parameters).
+    pub ntime: usize,
+    /// Per statement: the loop variable holding each of its iterators.
+    pub stmt_args: Vec<Vec<usize>>,
+    /// Per statement: its time vector over the loop variables (empty without a schedule).
+    pub times: Vec<Vec<Poly>>,
 }
 
 /// Generates loops for `problem`.
@@ -48,48 +52,87 @@ pub fn generate(
     opts: &GenOptions,
     stats: &LiftStats,
 ) -> Result<Generated, GenError> {
-    if problem.schedule.is_some() {
-        return Err(GenError::Limit(
-            "schedules are not supported yet: give statements of the same dimension".into(),
-        ));
-    }
     let nparams = problem.params.len();
     let depth = problem.depth();
     let file_vars = problem.vars();
+    let ntime = problem
+        .schedule
+        .as_ref()
+        .and_then(|s| s.first())
+        .map_or(0, |e| e.time.len());
+    if ntime > 0 && opts.order.is_some() {
+        return Err(GenError::Order(
+            "a schedule fixes the loop order; --order applies only without one".into(),
+        ));
+    }
     let position: Vec<usize> = match &opts.order {
         None => (0..depth).collect(),
         Some(names) => order_positions(names, &file_vars, nparams, depth)?,
     };
-    // Rename: original variable nparams + position[c] becomes nparams + c.
+    // Loop variables: parameters, schedule dimensions, then iterator positions (in the
+    // order asked for). `map` sends the file's variable indices to loop variables.
+    let first_iter = nparams + ntime;
     let mut map: Vec<usize> = (0..nparams).collect();
     map.resize(nparams + depth, 0);
     for (c, &p) in position.iter().enumerate() {
-        map[nparams + p] = nparams + c;
+        map[nparams + p] = first_iter + c;
     }
     let mut names: Vec<String> = problem.params.clone();
+    for l in 0..ntime {
+        let mut n = format!("c{l}");
+        while file_vars.index(&n).is_some() {
+            n.push('_');
+        }
+        names.push(n);
+    }
     names.extend(position.iter().map(|&p| file_vars.name(nparams + p)));
     let vars = Vars::from_names(names);
-    let formulas: Vec<Formula> = problem
-        .statements
-        .iter()
-        .map(|s| s.domain.rename(&map).tighten_strict())
-        .collect();
+    let mut formulas = Vec::with_capacity(problem.statements.len());
+    let mut stmt_args = Vec::with_capacity(problem.statements.len());
+    let mut times = Vec::with_capacity(problem.statements.len());
+    for (k, s) in problem.statements.iter().enumerate() {
+        let mut parts = vec![s.domain.rename(&map).tighten_strict()];
+        let mut time = Vec::new();
+        if let Some(sch) = &problem.schedule {
+            for (l, t) in sch[k].time.iter().enumerate() {
+                let t = t.rename(&map);
+                parts.push(Formula::Atom(Atom::compare(
+                    &Poly::var(nparams + l),
+                    Rel::Eq,
+                    &t,
+                )));
+                time.push(t);
+            }
+        }
+        // Positions a shorter statement does not have are pinned to 0.
+        for q in s.iterators.len()..depth {
+            parts.push(Formula::Atom(Atom::compare(
+                &Poly::var(map[nparams + q]),
+                Rel::Eq,
+                &Poly::zero(),
+            )));
+        }
+        formulas.push(Formula::and(parts));
+        stmt_args.push((0..s.iterators.len()).map(|q| map[nparams + q]).collect());
+        times.push(time);
+    }
     let mut pruning = vec![problem.context.tighten_strict()];
     if let Some(c) = &opts.context {
         pruning.push(c.tighten_strict());
     }
-    let cad = Cad::new(formulas, pruning, nparams + depth, stats)?;
-    let convex = opts.convex || is_polyhedron(problem);
+    let cad = Cad::new(formulas, pruning, first_iter + depth, stats)?;
+    let convex = opts.convex || (ntime == 0 && is_polyhedron(problem));
     let nodes = Lowering {
         cad: &cad,
         nparams,
         vars: &vars,
         stats: &stats.signs,
         convex,
+        stmt_args: &stmt_args,
     }
     .lower()?;
     let nodes = crate::simplify::drop_redundant_guards(nodes);
-    // Statement arguments are the iterators in the statement's own order.
+    let nodes = crate::simplify::inline_single_iterations(nodes);
     let statements = problem
         .statements
         .iter()
@@ -98,10 +141,12 @@ pub fn generate(
     Ok(Generated {
         vars,
         nparams,
+        ntime,
         statements,
         nodes,
         cad,
-        position,
+        stmt_args,
+        times,
     })
 }
 

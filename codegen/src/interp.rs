@@ -22,8 +22,8 @@ impl From<EvalError> for RunError {
 }
 
 /// Executes `nodes` with `point` holding the values of every variable read (parameters
-/// set by the caller; loop variables are written here). Calls `visit(stmt, point)` per
-/// instance; at most `budget` instances.
+/// set by the caller; loop variables are written here). Calls `visit(stmt, args)` per
+/// instance with the statement's argument values; at most `budget` instances.
 pub fn run(
     nodes: &[Node],
     point: &mut Vec<Int>,
@@ -32,12 +32,13 @@ pub fn run(
 ) -> Result<(), RunError> {
     for n in nodes {
         match n {
-            Node::Stmt { stmt } => {
+            Node::Stmt { stmt, args } => {
                 if *budget == 0 {
                     return Err(RunError::Budget);
                 }
                 *budget -= 1;
-                visit(*stmt, point);
+                let vals: Result<Vec<Int>, _> = args.iter().map(|a| a.eval(point)).collect();
+                visit(*stmt, &vals?);
             }
             Node::Guard {
                 var,
@@ -92,16 +93,15 @@ pub fn instances(
     let mut point = params.to_vec();
     point.resize(nvars, Int::from(0));
     let mut out = Vec::new();
-    let np = params.len();
     let mut budget = budget;
-    run(nodes, &mut point, &mut budget, &mut |s, pt| {
-        out.push((s, pt[np..].to_vec()))
+    run(nodes, &mut point, &mut budget, &mut |s, args| {
+        out.push((s, args.to_vec()))
     })?;
     Ok(out)
 }
 
 /// The instances of `nodes` with the leading variables fixed to `point` (the rest are
-/// written by the loops), as `(stmt, all variable values)`.
+/// written by the loops), as `(stmt, argument values)`.
 pub fn instances_at(
     nodes: &[Node],
     point: &[Int],

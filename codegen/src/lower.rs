@@ -34,6 +34,8 @@ pub struct Lowering<'a> {
     /// points are the limit of a neighbouring sector's, so the sector's code covers it
     /// (section elimination, section 3.9 of the seed thesis).
     pub convex: bool,
+    /// Per statement: the loop variable holding each of its iterators.
+    pub stmt_args: &'a [Vec<usize>],
 }
 
 /// What one cell contributes.
@@ -159,7 +161,13 @@ impl Lowering<'_> {
                 .iter()
                 .enumerate()
                 .filter(|(_, t)| **t)
-                .map(|(s, _)| Node::Stmt { stmt: s })
+                .map(|(s, _)| Node::Stmt {
+                    stmt: s,
+                    args: self.stmt_args[s]
+                        .iter()
+                        .map(|&v| Expr::Poly(polys::Poly::var(v)))
+                        .collect(),
+                })
                 .collect()
         } else {
             self.stack(&c.children, prefix, zero_dim && c.kind == CellKind::Section)?

@@ -1,6 +1,7 @@
 //! Clean-ups on the loop AST after lowering: guards on parameters that the loops inside
 //! already enforce are dropped (isl prints `for (i = 0; i < n; i++)`, not
-//! `if (n >= 1) for ...`).
+//! `if (n >= 1) for ...`), and loops that run exactly once with a polynomial value are
+//! replaced by substituting that value (schedule dimensions, equalities).
 
 use crate::ast::Node;
 use crate::expr::Expr;
@@ -47,6 +48,81 @@ pub fn drop_redundant_guards(nodes: Vec<Node>) -> Vec<Node> {
         }
     }
     out
+}
+
+/// Replaces `for (x = e; x <= e; x++) body` (same polynomial bound on both sides) by
+/// `body` with `x := e`.
+pub fn inline_single_iterations(nodes: Vec<Node>) -> Vec<Node> {
+    let mut out = Vec::with_capacity(nodes.len());
+    for n in nodes {
+        match n {
+            Node::Loop {
+                var,
+                lower: Expr::Poly(l),
+                upper: Expr::Poly(u),
+                body,
+            } if l == u => {
+                let body = body.iter().map(|b| subst_node(b, var, &l)).collect();
+                out.extend(inline_single_iterations(body));
+            }
+            Node::Loop {
+                var,
+                lower,
+                upper,
+                body,
+            } => out.push(Node::Loop {
+                var,
+                lower,
+                upper,
+                body: inline_single_iterations(body),
+            }),
+            Node::Guard {
+                var,
+                lower,
+                upper,
+                body,
+            } => out.push(Node::Guard {
+                var,
+                lower,
+                upper,
+                body: inline_single_iterations(body),
+            }),
+            s @ Node::Stmt { .. } => out.push(s),
+        }
+    }
+    out
+}
+
+fn subst_node(n: &Node, var: usize, value: &Poly) -> Node {
+    let body = |b: &[Node]| b.iter().map(|m| subst_node(m, var, value)).collect();
+    match n {
+        Node::Stmt { stmt, args } => Node::Stmt {
+            stmt: *stmt,
+            args: args.iter().map(|a| a.subst(var, value)).collect(),
+        },
+        Node::Loop {
+            var: v,
+            lower,
+            upper,
+            body: b,
+        } => Node::Loop {
+            var: *v,
+            lower: lower.subst(var, value),
+            upper: upper.subst(var, value),
+            body: body(b),
+        },
+        Node::Guard {
+            var: v,
+            lower,
+            upper,
+            body: b,
+        } => Node::Guard {
+            var: *v,
+            lower: lower.as_ref().map(|e| e.subst(var, value)),
+            upper: upper.as_ref().map(|e| e.subst(var, value)),
+            body: body(b),
+        },
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -132,9 +132,11 @@ impl Compiled {
     }
 }
 
-/// All instances of the problem's formulas for `params` in the box `bx` (one range per
-/// loop variable, loop order), in lexicographic loop order, statements in file order at
-/// the same point. Iterator values are reported in each statement's own order.
+/// All instances of the problem's formulas for `params` with iterator positions in the
+/// box `bx` (one range per iterator loop variable, loop order), in execution order: by time
+/// vector (when there is a schedule), then lexicographically by the iterators in loop
+/// order, statements in file order at the same point. Iterator values are reported in each
+/// statement's own order.
 pub fn brute_force(
     g: &Generated,
     params: &[i64],
@@ -144,11 +146,14 @@ pub fn brute_force(
     if volume > 50_000_000 {
         return Err(VerifyError::BoxTooLarge(volume));
     }
+    let first_iter = g.nparams + g.ntime;
     let mut point: Vec<Int> = params.iter().map(|&p| Int::from(p)).collect();
-    point.resize(g.nparams + bx.len(), Int::from(0));
-    let mut out = Vec::new();
-    scan_box(g, bx, 0, &mut point, &mut out);
-    Ok(out)
+    point.resize(first_iter + bx.len(), Int::from(0));
+    let mut found: Vec<(Vec<Int>, usize, Vec<i64>)> = Vec::new();
+    scan_box(g, bx, 0, &mut point, &mut found);
+    // Execution order: time vector, then iterators in loop order, then statement order.
+    found.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+    Ok(found.into_iter().map(|(_, s, args)| (s, args)).collect())
 }
 
 fn scan_box(
@@ -156,54 +161,55 @@ fn scan_box(
     bx: &[(i64, i64)],
     k: usize,
     point: &mut Vec<Int>,
-    out: &mut Vec<Instance>,
+    out: &mut Vec<(Vec<Int>, usize, Vec<i64>)>,
 ) {
+    let first_iter = g.nparams + g.ntime;
     if k == bx.len() {
         for (s, f) in g.cad.formulas.iter().enumerate() {
+            // The time dimensions are functions of the iterators.
+            for (l, t) in g.times[s].iter().enumerate() {
+                point[g.nparams + l] = t.eval(point);
+            }
             if g.cad.pruning.iter().all(|c| c.eval_int(point)) && f.eval_int(point) {
-                let arity = g.statements[s].1;
-                // Loop variable nparams + c holds original position g.position[c].
-                let mut vals = vec![0i64; arity];
-                for (c, &p) in g.position.iter().enumerate() {
-                    if p < arity {
-                        vals[p] = point[g.nparams + c]
-                            .to_i64()
-                            .expect("box values fit in i64");
-                    }
-                }
-                out.push((s, vals));
+                let args = g.stmt_args[s]
+                    .iter()
+                    .map(|&v| point[v].to_i64().expect("box values fit in i64"))
+                    .collect();
+                out.push((point[g.nparams..].to_vec(), s, args));
             }
         }
         return;
     }
     for v in bx[k].0..=bx[k].1 {
-        point[g.nparams + k] = Int::from(v);
+        point[first_iter + k] = Int::from(v);
         scan_box(g, bx, k + 1, point, out);
     }
 }
 
-/// The C program's instances translated to loop order for the box: the bounding box of
-/// the instances, widened by `margin` on every side (at least 3 points when empty).
+/// A box around the iterator values of `instances` (one range per iterator loop
+/// variable), widened by `margin` on every side, or by half the extent if that is more.
 pub fn box_around(instances: &[Instance], g: &Generated, margin: i64) -> Vec<(i64, i64)> {
-    let depth = g.position.len();
-    let mut bx = vec![(i64::MAX, i64::MIN); depth];
+    let first_iter = g.nparams + g.ntime;
+    let depth = g.vars.len() - first_iter;
+    // Positions a statement does not have are pinned to 0.
+    let mut bx = vec![(0i64, 0i64); depth];
+    let mut seen = vec![false; depth];
     for (s, vals) in instances {
-        let _ = s;
-        for (c, &p) in g.position.iter().enumerate() {
-            if let Some(&v) = vals.get(p) {
-                bx[c].0 = bx[c].0.min(v);
-                bx[c].1 = bx[c].1.max(v);
+        for (q, &v) in g.stmt_args[*s].iter().enumerate() {
+            let c = v - first_iter;
+            let x = vals[q];
+            if seen[c] {
+                bx[c] = (bx[c].0.min(x), bx[c].1.max(x));
+            } else {
+                bx[c] = (x.min(0), x.max(0));
+                seen[c] = true;
             }
         }
     }
     bx.into_iter()
         .map(|(l, h)| {
-            if l > h {
-                (-margin, margin)
-            } else {
-                let m = margin.max((h - l) / 2);
-                (l - m, h + m)
-            }
+            let m = margin.max((h - l) / 2);
+            (l - m, h + m)
         })
         .collect()
 }

@@ -1,19 +1,11 @@
-for (int64_t x = -2; x <= -2; x += 1)
-  for (int64_t y = 0; y <= 0; y += 1)
-    for (int64_t z = 0; z <= 0; z += 1)
-      T(x, y, z);
+T(-2, 0, 0);
 for (int64_t x = -1; x <= 1; x += 1) {
   for (int64_t y = -ps_isqrt((-x)*x + 4); y <= -ps_ceil_sqrt((-x)*x + 4); y += 1)
-    for (int64_t z = 0; z <= 0; z += 1)
-      T(x, y, z);
+    T(x, y, 0);
   for (int64_t y = 1 - ps_ceil_sqrt((-x)*x + 4); y <= -1 + ps_ceil_sqrt((-x)*x + 4); y += 1)
     for (int64_t z = -ps_isqrt((-y)*y + ((-x)*x + 4)); z <= ps_isqrt((-y)*y + ((-x)*x + 4)); z += 1)
       T(x, y, z);
   for (int64_t y = ps_ceil_sqrt((-x)*x + 4); y <= ps_isqrt((-x)*x + 4); y += 1)
-    for (int64_t z = 0; z <= 0; z += 1)
-      T(x, y, z);
+    T(x, y, 0);
 }
-for (int64_t x = 2; x <= 2; x += 1)
-  for (int64_t y = 0; y <= 0; y += 1)
-    for (int64_t z = 0; z <= 0; z += 1)
-      T(x, y, z);
+T(2, 0, 0);
