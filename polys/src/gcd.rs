@@ -138,7 +138,12 @@ fn coprime_by_specialisation<C: Coeff>(a: &Poly<C>, b: &Poly<C>, v: usize) -> bo
         let point: Vec<(usize, C)> = others
             .iter()
             .enumerate()
-            .map(|(i, &x)| (x, C::from_i64(VALUES[(i + 2 * attempt) % VALUES.len()] + attempt as i64)))
+            .map(|(i, &x)| {
+                (
+                    x,
+                    C::from_i64(VALUES[(i + 2 * attempt) % VALUES.len()] + attempt as i64),
+                )
+            })
             .collect();
         let (la, lb) = (a.lc(v).partial_eval(&point), b.lc(v).partial_eval(&point));
         if la.is_zero() || lb.is_zero() {
