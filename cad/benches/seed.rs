@@ -5,9 +5,9 @@
 //!
 //! Run: `cargo bench -p cad --bench seed` (add a case name to run only matching cases).
 
-use cad::formula::{Atom, Formula, Rel};
+use cad::formula::Formula;
 use cad::{Cad, LiftStats};
-use polys::{Poly, Vars};
+use polys::Vars;
 use std::time::{Duration, Instant};
 
 struct Case {
@@ -41,26 +41,8 @@ fn tiled(domain: &[&str], x: &str, y: &str, inv: [&str; 2]) -> Vec<String> {
 }
 
 fn formula(vars: &Vars, constraints: &[String]) -> Formula {
-    let rels = [
-        ("<=", Rel::Le),
-        (">=", Rel::Ge),
-        ("<", Rel::Lt),
-        (">", Rel::Gt),
-        ("=", Rel::Eq),
-    ];
-    Formula::and(
-        constraints
-            .iter()
-            .map(|c| {
-                let (tok, rel) = rels.iter().find(|(t, _)| c.contains(t)).expect("relation");
-                let (l, r) = c.split_once(tok).expect("two sides");
-                let mut v = vars.clone();
-                let lhs = Poly::parse(l, &mut v).expect("parses");
-                let rhs = Poly::parse(r, &mut v).expect("parses");
-                Formula::Atom(Atom::compare(&lhs, *rel, &rhs))
-            })
-            .collect(),
-    )
+    let cs: Vec<&str> = constraints.iter().map(String::as_str).collect();
+    Formula::conjunction(vars, &cs).expect("constraints parse")
 }
 
 fn main() {

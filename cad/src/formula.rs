@@ -1,7 +1,7 @@
 //! Quantifier-free formulas over polynomial sign conditions: the constraints a CAD is
 //! adapted to, and the truth values its cells carry.
 
-use polys::{Coeff, Int, Poly, Vars};
+use polys::{Coeff, Int, ParseError, Poly, Vars};
 
 /// The relation of an atom `p ~ 0`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -175,6 +175,44 @@ impl Formula {
             Formula::And(fs) | Formula::Or(fs) => fs.iter().for_each(|f| f.collect_polys(out)),
             Formula::Not(f) => f.collect_polys(out),
         }
+    }
+
+    /// The conjunction of constraints written `lhs REL rhs` with polynomial sides and REL
+    /// one of `<=`, `>=`, `!=`, `<`, `>`, `=` (for tests, benchmarks and small tools; the
+    /// full input language is codegen's).
+    ///
+    /// ```
+    /// use cad::formula::Formula;
+    /// use polys::{Int, Vars};
+    /// let v = Vars::from_names(["x", "y"]);
+    /// let f = Formula::conjunction(&v, &["x^2 + y^2 <= 4", "x > 0"]).unwrap();
+    /// assert!(f.eval_int(&[Int::from(1), Int::from(1)]));
+    /// ```
+    pub fn conjunction(vars: &Vars, constraints: &[&str]) -> Result<Formula, ParseError> {
+        let mut parts = Vec::with_capacity(constraints.len());
+        for c in constraints {
+            let (rel, tok) = [
+                (Rel::Le, "<="),
+                (Rel::Ge, ">="),
+                (Rel::Ne, "!="),
+                (Rel::Lt, "<"),
+                (Rel::Gt, ">"),
+                (Rel::Eq, "="),
+            ]
+            .into_iter()
+            .find(|(_, t)| c.contains(t))
+            .ok_or_else(|| ParseError {
+                column: 1,
+                offset: 0,
+                message: format!("no relation in '{c}'"),
+            })?;
+            let (l, r) = c.split_once(tok).expect("the relation occurs in the text");
+            let mut v = vars.clone();
+            let lhs = Poly::parse(l, &mut v)?;
+            let rhs = Poly::parse(r, &mut v)?;
+            parts.push(Formula::Atom(Atom::compare(&lhs, rel, &rhs)));
+        }
+        Ok(Formula::and(parts))
     }
 
     /// Over the integers, `p < 0` is `p + 1 <= 0` and `p > 0` is `p - 1 >= 0` (an

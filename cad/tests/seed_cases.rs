@@ -2,33 +2,13 @@
 //! 2.3.3): every leaf's truth value against exact evaluation at its sample, and the
 //! integer points of the true cells against a brute-force scan of a box.
 
-use cad::formula::{Atom, Formula, Rel};
+use cad::formula::Formula;
 use cad::lift::{Cell, CellKind, Prune};
 use cad::{Algebraic, Cad, LiftStats};
 use polys::{BigRational, Int, Poly, Vars};
 
-/// A conjunction of constraints written `lhs REL rhs`, each side a polynomial.
 fn conj(vars: &Vars, constraints: &[&str]) -> Formula {
-    let mut parts = Vec::new();
-    for c in constraints {
-        let (rel, tok) = [
-            (Rel::Le, "<="),
-            (Rel::Ge, ">="),
-            (Rel::Ne, "!="),
-            (Rel::Lt, "<"),
-            (Rel::Gt, ">"),
-            (Rel::Eq, "="),
-        ]
-        .into_iter()
-        .find(|(_, t)| c.contains(t))
-        .expect("a relation");
-        let (l, r) = c.split_once(tok).expect("two sides");
-        let mut v = vars.clone();
-        let lhs = Poly::parse(l, &mut v).expect("lhs parses");
-        let rhs = Poly::parse(r, &mut v).expect("rhs parses");
-        parts.push(Formula::Atom(Atom::compare(&lhs, rel, &rhs)));
-    }
-    Formula::and(parts)
+    Formula::conjunction(vars, constraints).expect("constraints parse")
 }
 
 struct Case {
