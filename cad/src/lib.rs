@@ -31,3 +31,4 @@ pub mod project;
 
 pub use decompose::{stats_summary, Cad};
 pub use lift::LiftStats;
+pub mod order;

@@ -11,8 +11,8 @@ use polys::{Poly, Vars};
 /// Choices of `polyscan gen`.
 #[derive(Clone, Debug, Default)]
 pub struct GenOptions {
-    /// Iterator names, outermost first (a permutation of the statements' positions);
-    /// `None`: file order.
+    /// Iterator names, outermost first (a permutation of the statements' positions), or
+    /// the single word `brown` for Brown's heuristic; `None`: file order.
     pub order: Option<Vec<String>>,
     /// Extra constraints on the parameters (`--context`), over the parameters.
     pub context: Option<Formula>,
@@ -67,6 +67,18 @@ pub fn generate(
     }
     let position: Vec<usize> = match &opts.order {
         None => (0..depth).collect(),
+        Some(names) if names.len() == 1 && names[0] == "brown" => {
+            let polys: Vec<Poly> = problem
+                .statements
+                .iter()
+                .flat_map(|s| s.domain.polynomials())
+                .collect();
+            let iters: Vec<usize> = (nparams..nparams + depth).collect();
+            cad::order::brown_order(&polys, &iters)
+                .into_iter()
+                .map(|v| v - nparams)
+                .collect()
+        }
         Some(names) => order_positions(names, &file_vars, nparams, depth)?,
     };
     // Loop variables: parameters, schedule dimensions, then iterator positions (in the

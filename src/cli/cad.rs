@@ -15,7 +15,7 @@ use std::path::PathBuf;
 pub struct CadArgs {
     /// Input file (see `polyscan gen --help`).
     pub file: PathBuf,
-    /// Iterator order, outermost first.
+    /// Iterator order, outermost first, or `brown` for Brown's heuristic.
     #[arg(long, value_delimiter = ',')]
     pub order: Option<Vec<String>>,
     /// Print JSON instead of text.

@@ -30,7 +30,8 @@ pub struct GenArgs {
     pub output: Option<PathBuf>,
     #[arg(long, value_enum, default_value = "c")]
     pub emit: Emit,
-    /// Iterator order, outermost first, e.g. `--order j,i` (default: file order).
+    /// Iterator order, outermost first, e.g. `--order j,i`, or `--order brown` for Brown's
+    /// heuristic (lowest degree innermost). Default: file order.
     #[arg(long, value_delimiter = ',')]
     pub order: Option<Vec<String>>,
     /// Constraints on the parameters, e.g. `--context "n >= 1"`.

@@ -17,7 +17,7 @@ pub struct VerifyArgs {
     /// the domain has parameters.
     #[arg(long = "params", value_name = "NAME=VALUE,...")]
     pub params: Vec<String>,
-    /// Iterator order, outermost first.
+    /// Iterator order, outermost first, or `brown` for Brown's heuristic.
     #[arg(long, value_delimiter = ',')]
     pub order: Option<Vec<String>>,
     /// Constraints on the parameters.
