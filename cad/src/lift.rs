@@ -19,6 +19,7 @@ use crate::formula::Formula;
 use crate::sign::{sign_at, SignStats};
 use crate::upoly::UPoly;
 use polys::{factor_univariate, Poly};
+use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// One end of a cell along its variable.
@@ -115,6 +116,10 @@ pub struct Lifter<'a> {
 
 struct Nullified;
 
+/// Stacks at levels below this are lifted in parallel (deeper ones are too small for the
+/// overhead to pay).
+const PARALLEL_LEVELS: usize = 2;
+
 impl Lifter<'_> {
     /// Builds the tree over the whole space.
     pub fn lift(&self) -> Result<LiftOutcome, CadError> {
@@ -145,7 +150,9 @@ impl Lifter<'_> {
                 return Ok(Vec::new());
             }
         };
-        let mut cells = Vec::with_capacity(2 * roots.len() + 1);
+        // The stack's cells, described before any is lifted.
+        let mut specs: Vec<(Algebraic, CellKind, Bound, Bound)> =
+            Vec::with_capacity(2 * roots.len() + 1);
         let mut below = Bound::NegInf;
         let mut prev: Option<&Algebraic> = None;
         for (r, refs) in &roots {
@@ -154,26 +161,8 @@ impl Lifter<'_> {
                 Some(p) => Algebraic::Rational(p.rational_between(r)?),
             };
             let here = Bound::Roots(refs.clone());
-            cells.push(self.cell(
-                known,
-                prefix,
-                sample,
-                CellKind::Sector,
-                below,
-                here.clone(),
-                zero_dim,
-                nullified,
-            )?);
-            cells.push(self.cell(
-                known,
-                prefix,
-                r.clone(),
-                CellKind::Section,
-                here.clone(),
-                here.clone(),
-                zero_dim,
-                nullified,
-            )?);
+            specs.push((sample, CellKind::Sector, below, here.clone()));
+            specs.push((r.clone(), CellKind::Section, here.clone(), here.clone()));
             below = here;
             prev = Some(r);
         }
@@ -181,16 +170,43 @@ impl Lifter<'_> {
             None => Algebraic::from(0),
             Some(p) => Algebraic::from(p.integer_above()),
         };
-        cells.push(self.cell(
-            known,
-            prefix,
-            last,
-            CellKind::Sector,
-            below,
-            Bound::PosInf,
-            zero_dim,
-            nullified,
-        )?);
+        specs.push((last, CellKind::Sector, below, Bound::PosInf));
+        let cells = if prefix.len() < PARALLEL_LEVELS && specs.len() > 1 {
+            // Independent subtrees: lift them in parallel, each with its own copies of the
+            // path state; collecting in order keeps the output identical to a sequential run.
+            let results: Vec<Result<(Cell, Vec<(usize, usize)>), CadError>> = specs
+                .into_par_iter()
+                .map(|(sample, kind, lo, hi)| {
+                    let mut prefix = prefix.clone();
+                    let mut known = known.clone();
+                    let mut bad = Vec::new();
+                    self.cell(
+                        &mut known,
+                        &mut prefix,
+                        sample,
+                        kind,
+                        lo,
+                        hi,
+                        zero_dim,
+                        &mut bad,
+                    )
+                    .map(|c| (c, bad))
+                })
+                .collect();
+            let mut cells = Vec::with_capacity(results.len());
+            for r in results {
+                let (c, mut bad) = r?;
+                nullified.append(&mut bad);
+                cells.push(c);
+            }
+            cells
+        } else {
+            let mut cells = Vec::with_capacity(specs.len());
+            for (sample, kind, lo, hi) in specs {
+                cells.push(self.cell(known, prefix, sample, kind, lo, hi, zero_dim, nullified)?);
+            }
+            cells
+        };
         Ok(cells)
     }
 

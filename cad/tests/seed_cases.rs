@@ -308,3 +308,33 @@ fn nullification_falls_back() {
         assert!(restarts > 0, "{}: expected the fallback to show", case.name);
     }
 }
+
+/// Parallel lifting (rayon) builds exactly the tree of a sequential run.
+#[test]
+fn parallel_lifting_is_deterministic() {
+    for case in CASES {
+        let vars = Vars::from_names(case.vars.iter().copied());
+        let f = conj(&vars, case.constraints);
+        let build = || {
+            let cad = Cad::new(
+                vec![f.clone()],
+                vec![],
+                case.vars.len(),
+                &LiftStats::default(),
+            )
+            .unwrap();
+            format!("{:?}", cad.cells)
+        };
+        let sequential = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap()
+            .install(build);
+        let parallel = rayon::ThreadPoolBuilder::new()
+            .num_threads(4)
+            .build()
+            .unwrap()
+            .install(build);
+        assert_eq!(sequential, parallel, "{}", case.name);
+    }
+}
