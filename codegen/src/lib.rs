@@ -4,6 +4,7 @@
 pub mod ast;
 pub mod bounds;
 pub mod emit_c;
+pub mod emit_rust;
 mod error;
 pub mod expr;
 mod generate;

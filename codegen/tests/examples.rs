@@ -73,3 +73,77 @@ fn examples_match_brute_force() {
         }
     }
 }
+
+/// The Rust emission runs the same instances as the C emission (seed examples, several
+/// parameter values), compiled with the rustc that builds this crate.
+#[test]
+fn rust_emission_matches_c() {
+    use codegen::emit_c::CEmitter;
+    use codegen::emit_rust::{closure_name, function};
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/seed");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "pset"))
+        .collect();
+    files.sort();
+    for path in files {
+        let problem = parse_problem(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let g = generate(&problem, &GenOptions::default(), &LiftStats::default()).unwrap();
+        let emitter = CEmitter {
+            vars: &g.vars,
+            nparams: g.nparams,
+            statements: &g.statements,
+        };
+        let mut src = function(&emitter, &g.nodes).unwrap();
+        src.push_str("\nfn main() {\n    let a: Vec<i64> = std::env::args().skip(1).map(|s| s.parse().unwrap()).collect();\n");
+        let mut call_args: Vec<String> = (0..g.nparams).map(|i| format!("a[{i}]")).collect();
+        for (k, (name, arity)) in g.statements.iter().enumerate() {
+            let ps: Vec<String> = (0..*arity).map(|i| format!("x{i}: i64")).collect();
+            let fmt = vec!["{}"; *arity].join(" ");
+            let xs: Vec<String> = (0..*arity).map(|i| format!("x{i}")).collect();
+            src.push_str(&format!(
+                "    let mut {c} = |{}| println!(\"{k} {fmt}\"{});\n",
+                ps.join(", "),
+                xs.iter().map(|x| format!(", {x}")).collect::<String>(),
+                c = closure_name(name)
+            ));
+            call_args.push(format!("&mut {}", closure_name(name)));
+        }
+        src.push_str(&format!("    scan({});\n}}\n", call_args.join(", ")));
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("scan.rs");
+        std::fs::write(&file, &src).unwrap();
+        let exe = dir.path().join("scan");
+        let out = std::process::Command::new(&rustc)
+            .args(["--edition", "2021", "-O", "-o"])
+            .arg(&exe)
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}: {}\n{src}",
+            path.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let prog = compile(&g).unwrap();
+        for params in parameter_sets(g.nparams).into_iter().take(4) {
+            let c = prog.run(&params).unwrap();
+            let r = std::process::Command::new(&exe)
+                .args(params.iter().map(i64::to_string))
+                .output()
+                .unwrap();
+            let rust: Vec<(usize, Vec<i64>)> = String::from_utf8_lossy(&r.stdout)
+                .lines()
+                .map(|l| {
+                    let v: Vec<i64> = l.split_whitespace().map(|x| x.parse().unwrap()).collect();
+                    (v[0] as usize, v[1..].to_vec())
+                })
+                .collect();
+            assert_eq!(rust, c, "{} with {params:?}", path.display());
+        }
+    }
+}

@@ -16,6 +16,8 @@ pub enum Emit {
     C,
     /// Self-contained C99: helpers as static inline functions and `void scan(params...)`.
     CFunction,
+    /// A Rust function `scan(params..., one closure per statement)`.
+    Rust,
 }
 
 /// Generate loops that visit every integer point of the domain once, in lexicographic
@@ -110,6 +112,7 @@ pub fn emit(g: &Generated, emit: Emit) -> Result<String, Diagnostic> {
     let text = match emit {
         Emit::C => emitter.fragment(&g.nodes),
         Emit::CFunction => emitter.function(&g.nodes, &[]),
+        Emit::Rust => codegen::emit_rust::function(&emitter, &g.nodes),
     };
     text.map_err(|e| {
         Diagnostic::new(
