@@ -1,8 +1,9 @@
 //! Dense univariate polynomials over Z/m for a modulus m that may exceed 64 bits (the prime
 //! powers p^k of Hensel lifting), with [`Int`] coefficients.
 //!
-//! A modulus below 2^63 takes a machine-word path (128-bit products, no big integers);
-//! Hensel lifting spends most of its time there, since the bound is usually small.
+//! A modulus below 2^63 takes a machine-word path (128-bit products, no big integers),
+//! and [`Zw`] offers the same arithmetic on bare `u64` residues, which Hensel lifting uses
+//! whenever its final modulus allows (the usual case: the bound is small).
 
 use crate::coeff::Coeff;
 use crate::int::Int;
