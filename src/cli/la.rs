@@ -61,6 +61,9 @@ fn diagnostic(file: &std::path::Path, src: &str, e: &LaError) -> Diagnostic {
                 e.to_string(),
             )
         }
+        None if matches!(e, LaError::Resource(_)) => {
+            Diagnostic::new(ExitCode::Resource, e.to_string())
+        }
         None => Diagnostic::new(ExitCode::BadInput, e.to_string()),
     }
 }

@@ -65,6 +65,17 @@ pub struct Program {
     pub sizes: Vec<(String, u64)>,
     pub operands: Vec<Operand>,
     pub assignments: Vec<Assignment>,
+    /// Sizes left open (`n = ?`, optionally `n = ? [lo, hi]`); each also has a nominal
+    /// value in `sizes` at which the search compares costs.
+    pub open_sizes: Vec<OpenSize>,
+}
+
+/// A size left open, with optional bounds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpenSize {
+    pub name: String,
+    pub lo: Option<u64>,
+    pub hi: Option<u64>,
 }
 
 impl Program {

@@ -94,10 +94,15 @@ struct Form {
 }
 
 /// Cheapest kernel for `l * r` (with the given forms), and its FLOPs.
-fn combine(l: Form, r: Form, gram: bool) -> (Kernel, f64, bool) {
+fn combine(l: Form, r: Form, mirrored: bool) -> (Kernel, f64, bool) {
     let (m, k, n) = (l.rows, l.cols, r.cols);
     let tri = |p: Props| p.is_triangular();
     let diag = |p: Props| p.has(Prop::Diagonal);
+    let gram = mirrored && !l.inv && !r.inv;
+    if l.inv && r.inv && mirrored && tri(r.props) && !diag(r.props) {
+        // L^-T L^-1 (an explicit SPD inverse): invert L, then X^T X on a triangle.
+        return (Kernel::Lauum, 2.0 * cost::trtri(k), true);
+    }
     if l.inv && r.inv {
         // (A^-1 B^-1): invert A explicitly, then solve with B from the right.
         let inv_cost = if diag(l.props) {
@@ -152,8 +157,9 @@ fn combine(l: Form, r: Form, gram: bool) -> (Kernel, f64, bool) {
     } else {
         (Kernel::Gemm, cost::gemm(m, n, k))
     };
+    // On a tie the kernel that uses a property wins (SYMM over GEMM), as in Linnea.
     let mut consider = |kern: Kernel, f: f64| {
-        if f < best.1 {
+        if f <= best.1 {
             best = (kern, f);
         }
     };
@@ -236,11 +242,10 @@ pub fn solve(els: &[El], known: &dyn Fn(&str) -> bool) -> Plan {
                     continue;
                 };
                 // An inverted leaf is not materialised, so it cannot be a SYRK operand.
-                let gram = !l.2.inv
-                    && !r.2.inv
-                    && s + 1 - i == j - s
+                let mirrored = s + 1 - i == j - s
                     && interval_key(&els[i..=s], false) == interval_key(&els[s + 1..=j], true);
-                let (kernel, flops, explicit_left) = combine(l.2, r.2, gram);
+                let gram = mirrored && !l.2.inv && !r.2.inv;
+                let (kernel, flops, explicit_left) = combine(l.2, r.2, mirrored);
                 let total = if gram { r.0 + flops } else { l.0 + r.0 + flops };
                 if cand.as_ref().map(|c| total < c.0).unwrap_or(true) {
                     let props = if gram {

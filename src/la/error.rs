@@ -16,6 +16,9 @@ pub enum LaError {
     /// The input is valid but uses something this implementation does not handle.
     #[error("unsupported: {0}")]
     Unsupported(String),
+    /// The problem exceeds a size limit of the search (exit code 3).
+    #[error("resource limit: {0}")]
+    Resource(String),
     /// A numerical operation met a (numerically) singular matrix.
     #[error("numerical failure: {0}")]
     Numerical(String),

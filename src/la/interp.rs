@@ -593,3 +593,100 @@ pub fn scaled(p: &Program, divisor: u64, min: u64) -> Program {
     }
     q
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: &Mat, b: &Mat) -> bool {
+        a.add(b, -1.0)
+            .map(|d| d.norm() <= 1e-10 * b.norm().max(1.0))
+            .unwrap_or(false)
+    }
+
+    #[test]
+    fn factorisations_reconstruct_their_matrix() {
+        let mut rng = Rng::new(5);
+        let a = sample(
+            6,
+            6,
+            Kind::Matrix,
+            0.0,
+            Props::of(&[Prop::FullRank]),
+            &mut rng,
+        );
+        let (p, l, u) = lu(&a).unwrap_or_else(|e| panic!("{e}"));
+        let plu = p
+            .mul(&l)
+            .and_then(|pl| pl.mul(&u))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(close(&plu, &a));
+        let s = sample(
+            6,
+            6,
+            Kind::Matrix,
+            0.0,
+            Props::of(&[Prop::Spd]).closure(6, 6),
+            &mut rng,
+        );
+        let c = cholesky(&s).unwrap_or_else(|e| panic!("{e}"));
+        assert!(close(&c.mul(&c.t()).unwrap_or_else(|e| panic!("{e}")), &s));
+    }
+
+    #[test]
+    fn samples_have_their_properties() {
+        let mut rng = Rng::new(9);
+        let q = sample(
+            5,
+            5,
+            Kind::Matrix,
+            0.0,
+            Props::of(&[Prop::Orthogonal]).closure(5, 5),
+            &mut rng,
+        );
+        assert!(close(
+            &q.t().mul(&q).unwrap_or_else(|e| panic!("{e}")),
+            &Mat::identity(5)
+        ));
+        let l = sample(
+            5,
+            5,
+            Kind::Matrix,
+            0.0,
+            Props::of(&[Prop::LowerTriangular]),
+            &mut rng,
+        );
+        assert!((0..5).all(|i| (i + 1..5).all(|j| l.at(i, j) == 0.0)));
+        let s = sample(
+            5,
+            5,
+            Kind::Matrix,
+            0.0,
+            Props::of(&[Prop::Symmetric]).closure(5, 5),
+            &mut rng,
+        );
+        assert!(close(&s, &s.t()));
+    }
+
+    #[test]
+    fn structured_solve_reads_only_its_triangle() {
+        let mut rng = Rng::new(11);
+        let l = sample(
+            4,
+            4,
+            Kind::Matrix,
+            0.0,
+            Props::of(&[Prop::LowerTriangular]),
+            &mut rng,
+        );
+        let mut dirty = l.clone();
+        dirty.data[3] = 99.0; // above the diagonal: must be ignored
+        let b = random(4, 2, &mut rng);
+        let x = structured_solve(&dirty, Props::of(&[Prop::LowerTriangular]), &b, true)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(close(&l.mul(&x).unwrap_or_else(|e| panic!("{e}")), &b));
+        let xr = structured_solve(&l, Props::of(&[Prop::LowerTriangular]), &b.t(), false)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(close(&xr.mul(&l).unwrap_or_else(|e| panic!("{e}")), &b.t()));
+    }
+}

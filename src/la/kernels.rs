@@ -24,6 +24,8 @@ pub enum Kernel {
     Potrf,
     Getrf,
     Trtri,
+    /// C := L^T L for a triangular L (the second half of an explicit SPD inverse).
+    Lauum,
     /// Explicit inverse from an LU factorisation (only in the naive baseline and where an
     /// inverse is the requested output).
     Getri,
@@ -167,7 +169,7 @@ pub const CATALOGUE: &[KernelSpec] = &[
         name: "AXPY",
         operation: "Y(m,n) := alpha*X(m,n) + Y (vectors: n = 1)",
         conditions: "none",
-        cost: "2*m*n",
+        cost: "m*n per addition (plus m*n to scale when alpha is not 1)",
         domain: "[m, n] -> { S[i, j] : 0 <= i < m and 0 <= j < n }",
         body: "Y[i][j] += alpha * X[i][j]",
     },
@@ -186,8 +188,10 @@ pub const CATALOGUE: &[KernelSpec] = &[
         operation: "A(n,n) = L*L^T",
         conditions: "A SPD",
         cost: "n*n*n/3",
-        domain: "[n] -> { S[j, i, k] : 0 <= k < j <= i < n }",
-        body: "A[i][j] -= A[i][k] * A[j][k]",
+        // Left-looking, in place on the lower triangle: for column j, row j is finished
+        // (square root) before the rows below it are divided by it.
+        domain: "[n] -> { S[j, i, k] : 0 <= k <= j <= i < n }",
+        body: "A[i][j] = k < j ? A[i][j] - A[i][k] * A[j][k] : (i == j ? sqrt(A[j][j]) : A[i][j] / A[j][j])",
     },
     KernelSpec {
         kernel: Kernel::Getrf,
@@ -195,8 +199,10 @@ pub const CATALOGUE: &[KernelSpec] = &[
         operation: "A(n,n) = P*L*U (partial pivoting)",
         conditions: "A non-singular",
         cost: "2*n*n*n/3",
-        domain: "[n] -> { S[k, i, j] : 0 <= k < n and k < i < n and k < j < n }",
-        body: "A[i][j] -= A[i][k] * A[k][j]",
+        // Right-looking, in place; the multiplier (j == k) precedes its row's updates. The
+        // pivot search and row swap of step k are a separate statement before S[k, ...].
+        domain: "[n] -> { S[k, i, j] : 0 <= k < n and k < i < n and k <= j < n }",
+        body: "A[i][j] = j == k ? A[i][k] / A[k][k] : A[i][j] - A[i][k] * A[k][j]",
     },
     KernelSpec {
         kernel: Kernel::Trtri,
@@ -204,8 +210,18 @@ pub const CATALOGUE: &[KernelSpec] = &[
         operation: "L(n,n) := L^-1",
         conditions: "L LowerTriangular, non-singular",
         cost: "n*n*n/3",
+        // Column by column into a zeroed X: X[i][j] = -(sum_{j<=k<i} L[i][k] X[k][j]) / L[i][i].
         domain: "[n] -> { S[j, i, k] : 0 <= j <= k <= i < n }",
-        body: "X[i][j] -= L[i][k] * X[k][j]",
+        body: "X[i][j] = k < i ? X[i][j] - L[i][k] * X[k][j] : (i == j ? 1.0 / L[i][i] : X[i][j] / L[i][i])",
+    },
+    KernelSpec {
+        kernel: Kernel::Lauum,
+        name: "LAUUM",
+        operation: "C(n,n) := L(n,n)^T*L",
+        conditions: "L LowerTriangular; result symmetric, lower triangle computed",
+        cost: "n*n*n/3",
+        domain: "[n] -> { S[i, j, k] : 0 <= j <= i <= k < n }",
+        body: "C[i][j] += L[k][i] * L[k][j]",
     },
     KernelSpec {
         kernel: Kernel::Getri,
@@ -306,7 +322,7 @@ mod tests {
         use Kernel::*;
         for k in [
             Gemm, Symm, Syrk, Syr2k, Trmm, Trsm, Gemv, Symv, Trmv, Trsv, Ger, Dot, Axpy, Scal,
-            Potrf, Getrf, Trtri, Getri, DiagScale, DiagSolve, Laswp,
+            Potrf, Getrf, Trtri, Lauum, Getri, DiagScale, DiagSolve, Laswp,
         ] {
             let s = k.spec().unwrap();
             assert!(

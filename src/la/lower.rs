@@ -69,6 +69,9 @@ pub struct Step {
     pub flops: f64,
     /// Properties the kernel relies on, for the report.
     pub uses: Vec<String>,
+    /// For element-wise kernels (AXPY, SCAL): FLOPs as (a, b) in a*rows*cols + b*rows of
+    /// the output, so the cost can be restated for symbolic sizes.
+    pub elementwise: (f64, f64),
 }
 
 /// The result of lowering a whole program.
@@ -78,6 +81,9 @@ pub struct Lowered {
     pub steps: Vec<Step>,
     pub flops: f64,
 }
+
+/// Longest product the matrix-chain algorithm (cubic in the length) is run on.
+pub const MAX_CHAIN: usize = 64;
 
 enum Factorisation {
     Cholesky(usize),
@@ -112,6 +118,7 @@ pub fn lower(env: &Env, stmts: &[(usize, Sum)]) -> Result<Lowered, LaError> {
             out: *lhs,
             flops: 0.0,
             uses: vec![],
+            elementwise: (0.0, 0.0),
         });
     }
     let flops = lw.steps.iter().map(|s| s.flops).sum();
@@ -148,12 +155,20 @@ impl Lowering {
     }
 
     fn emit(&mut self, kernel: Kernel, op: Op, out: usize, flops: f64, uses: Vec<String>) {
+        let elementwise = match kernel {
+            Kernel::Axpy | Kernel::Scal => {
+                let (r, c) = self.env.shape(out);
+                (flops / cost::elementwise(r, c), 0.0)
+            }
+            _ => (0.0, 0.0),
+        };
         self.steps.push(Step {
             kernel,
             op,
             out,
             flops,
             uses,
+            elementwise,
         });
     }
 
@@ -207,6 +222,8 @@ impl Lowering {
                 // Additions of full terms, and products computed just for this sum: each
                 // such product absorbs one addition (GEMM/GEMV/SYRK compute alpha*A*B + beta*C).
                 let (mut additions, mut absorbers) = (0usize, 0usize);
+                let mut first_scaling = 0.0;
+                let mut diagonal_adds = 0.0;
                 for t in &s.terms {
                     let before = self.steps.len();
                     let (alpha, a) = self.term(t)?;
@@ -214,25 +231,39 @@ impl Lowering {
                     let (r, c) = self.arg_shape(a);
                     let fresh = self.steps.len() > before
                         && self.steps.last().is_some_and(|st| {
-                            st.out == a.id && matches!(st.op, Op::Mul { .. }) && st.kernel != Kernel::Laswp
+                            st.out == a.id
+                                && matches!(st.op, Op::Mul { .. })
+                                && st.kernel != Kernel::Laswp
                         });
                     if identity {
                         // Adding a multiple of I touches the diagonal only.
                         flops += r as f64;
+                        diagonal_adds += 1.0;
                     } else {
                         additions += 1;
                         if fresh {
                             absorbers += 1;
                         } else if !alpha.is_one() && additions == 1 {
-                            flops += cost::elementwise(r, c);
+                            first_scaling = cost::elementwise(r, c);
                         }
                     }
                     terms.push((alpha, a));
                 }
+                // Later terms are scaled by AXPY's alpha; the first one by GEMM's beta if
+                // some product absorbs an addition, else by a SCAL.
+                if absorbers == 0 {
+                    flops += first_scaling;
+                }
                 let unabsorbed = additions.saturating_sub(1).saturating_sub(absorbers);
-                flops += 2.0 * unabsorbed as f64 * cost::elementwise(s.rows, s.cols);
+                // One FLOP per element and addition, as the naive baseline counts it.
+                flops += unabsorbed as f64 * cost::elementwise(s.rows, s.cols);
                 let out = self.temp(s.rows, s.cols, props);
                 self.emit(Kernel::Axpy, Op::Add { terms }, out, flops, vec![]);
+                if let Some(st) = self.steps.last_mut() {
+                    let full =
+                        (flops - diagonal_adds * s.rows as f64) / cost::elementwise(s.rows, s.cols);
+                    st.elementwise = (full, diagonal_adds);
+                }
                 Arg {
                     id: out,
                     trans: false,
@@ -242,7 +273,11 @@ impl Lowering {
         // The entity holds the value of this sum, so what is known about the sum holds for
         // it (the chain and kernels only derive structural properties).
         let (r, c) = self.env.shape(out.id);
-        let known = if out.trans { transpose_props(props) } else { props };
+        let known = if out.trans {
+            transpose_props(props)
+        } else {
+            props
+        };
         let ent = &mut self.env.entities[out.id];
         ent.props = ent.props.union(known).closure(r, c);
         self.memo.insert(key, out);
@@ -469,10 +504,20 @@ impl Lowering {
         for f in fs {
             els.extend(self.elements(f)?);
         }
+        if els.len() > MAX_CHAIN {
+            return Err(LaError::Resource(format!(
+                "a product of {} factors (at most {MAX_CHAIN})",
+                els.len()
+            )));
+        }
         let plan = {
             let memo = &self.memo;
             chain::solve(&els, &|k: &str| memo.contains_key(k))
         };
+        if let Some(out) = self.sandwich(fs, plan.flops())? {
+            self.memo.insert(key, out);
+            return Ok(out);
+        }
         let out = match plan {
             Plan::Leaf(i) => {
                 let e = &els[i];
@@ -490,6 +535,94 @@ impl Lowering {
         };
         self.memo.insert(key, out);
         Ok(out)
+    }
+
+    /// `G^T M G` computed as G, then M G, then G^T (M G), if that beats `plain_flops`: the
+    /// matrix-chain algorithm alone would compute G and G^T as two products.
+    fn sandwich(&mut self, fs: &[Factor], plain_flops: f64) -> Result<Option<Arg>, LaError> {
+        let n = fs.len();
+        let Some(k) = (1..=(n.saturating_sub(1)) / 2).rev().find(|&k| {
+            let gt: Vec<Factor> = fs[n - k..]
+                .iter()
+                .rev()
+                .map(|f| f.transpose(&self.env))
+                .collect();
+            chain_key(&fs[..k]) == chain_key(&gt)
+        }) else {
+            return Ok(None);
+        };
+        let (g_f, m_f) = (&fs[n - k..], &fs[k..n - k]);
+        let mut g_els = Vec::new();
+        for f in g_f {
+            g_els.extend(self.elements(f)?);
+        }
+        let mut mg_els = Vec::new();
+        for f in m_f {
+            mg_els.extend(self.elements(f)?);
+        }
+        let (Some(first), Some(last)) = (g_els.first(), g_els.last()) else {
+            return Ok(None);
+        };
+        if g_els.len() < 2 {
+            return Ok(None);
+        }
+        let (gr, gc) = (first.rows, last.cols);
+        // Stands for the value of G in the estimate; never looked up in the memo.
+        mg_els.push(El {
+            inv: false,
+            id: usize::MAX,
+            trans: false,
+            rows: gr,
+            cols: gc,
+            props: Props::EMPTY,
+            symmetric: false,
+        });
+        let estimate = {
+            let memo = &self.memo;
+            let known = |key: &str| memo.contains_key(key);
+            chain::solve(&g_els, &known).flops() + chain::solve(&mg_els, &known).flops()
+        };
+        let last_product = if gc == 1 {
+            cost::gemv(gr, 1)
+        } else {
+            cost::gemm(gc, gc, gr)
+        };
+        if estimate + last_product >= plain_flops {
+            return Ok(None);
+        }
+        let g = self.chain(g_f)?;
+        let mut mg_f = m_f.to_vec();
+        mg_f.push(Factor {
+            base: Base::Op(g.id),
+            trans: g.trans,
+            inv: false,
+        });
+        let mg = self.chain(&mg_f)?;
+        // Record M G and G^T M G also under their keys in the original elements, so later
+        // chains that contain them (e.g. transposed) find them.
+        let mut m_g = mg_els;
+        m_g.pop();
+        m_g.extend(g_els.iter().cloned());
+        self.memo.insert(chain::interval_key(&m_g, false), mg);
+        let last = [
+            Factor {
+                base: Base::Op(g.id),
+                trans: !g.trans,
+                inv: false,
+            },
+            Factor {
+                base: Base::Op(mg.id),
+                trans: mg.trans,
+                inv: false,
+            },
+        ];
+        let out = self.chain(&last)?;
+        let mut all = Vec::new();
+        for f in fs {
+            all.extend(self.elements(f)?);
+        }
+        self.memo.insert(chain::interval_key(&all, false), out);
+        Ok(Some(out))
     }
 
     fn explicit_inverse(&mut self, e: &El) -> Result<Arg, LaError> {
@@ -574,6 +707,23 @@ impl Lowering {
                         },
                         p,
                         vec![],
+                    )
+                } else if linv && rinv && *explicit_left && *kernel == Kernel::Lauum {
+                    let Plan::Leaf(j) = **right else {
+                        unreachable_plan()?
+                    };
+                    let x = self.explicit_inverse(&els[j])?;
+                    inverse_flops = self.steps.last().map_or(0.0, |s| s.flops);
+                    (
+                        Op::Mul {
+                            a: Arg {
+                                id: x.id,
+                                trans: !x.trans,
+                            },
+                            b: x,
+                        },
+                        Props::of(&[Prop::Spd]),
+                        vec![structure_name(els[j].props)],
                     )
                 } else if linv && rinv && *explicit_left {
                     let Plan::Leaf(i) = **left else {
@@ -682,5 +832,111 @@ fn structure_name(p: Props) -> String {
         "Permutation".into()
     } else {
         "NonSingular".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::la::interp::{check, scaled};
+    use crate::la::kernels::Kernel;
+    use crate::la::parse::parse;
+    use crate::la::search::{solve, SearchOptions};
+
+    /// Kernel names of the chosen sequence, after checking it numerically.
+    fn kernels(src: &str) -> Vec<Kernel> {
+        let p = parse(src).unwrap_or_else(|e| panic!("{e}"));
+        let s = solve(&p, SearchOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        let rel = check(&scaled(&p, 10, 3), &s.lowered.env, &s.lowered.steps, 3)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(rel < 1e-8, "{rel:e}");
+        s.lowered
+            .steps
+            .iter()
+            .map(|s| s.kernel)
+            .filter(|k| *k != Kernel::Bind)
+            .collect()
+    }
+
+    const D: &str = "n = 100\nk = 30\nMatrix B(n, k) <>\nMatrix X(n, k) <>\n";
+
+    #[test]
+    fn spd_solve_uses_cholesky() {
+        let k = kernels(&format!("{D}Matrix S(n, n) <SPD>\nX = inv(S) * B\n"));
+        assert_eq!(k, [Kernel::Potrf, Kernel::Trsm, Kernel::Trsm]);
+    }
+
+    #[test]
+    fn general_solve_uses_lu() {
+        let k = kernels(&format!("{D}Matrix A(n, n) <FullRank>\nX = inv(A) * B\n"));
+        assert_eq!(
+            k,
+            [Kernel::Getrf, Kernel::Laswp, Kernel::Trsm, Kernel::Trsm]
+        );
+        let k = kernels(&format!(
+            "{D}Matrix A(n, n) <FullRank>\nX = inv(trans(A)) * B\n"
+        ));
+        assert_eq!(k.iter().filter(|k| **k == Kernel::Getrf).count(), 1);
+    }
+
+    #[test]
+    fn structured_solves_need_no_factorisation() {
+        let k = kernels(&format!(
+            "{D}Matrix L(n, n) <LowerTriangular, FullRank>\nX = inv(L) * B\n"
+        ));
+        assert_eq!(k, [Kernel::Trsm]);
+        let k = kernels(&format!(
+            "{D}Matrix U(n, n) <UpperTriangular, FullRank>\nX = inv(trans(U)) * B\n"
+        ));
+        assert_eq!(k, [Kernel::Trsm]);
+        let k = kernels(&format!(
+            "{D}Matrix W(n, n) <Diagonal, FullRank>\nX = inv(W) * B\n"
+        ));
+        assert_eq!(k, [Kernel::DiagSolve]);
+        let k = kernels(&format!("{D}Matrix Q(n, n) <Orthogonal>\nX = inv(Q) * B\n"));
+        assert_eq!(k, [Kernel::Gemm]);
+    }
+
+    #[test]
+    fn gram_matrix_uses_syrk_and_explicit_spd_inverse_lauum() {
+        let k = kernels(
+            "n = 100\nk = 30\nMatrix A(n, k) <FullRank>\nMatrix G(k, k) <>\nG = trans(A) * A\n",
+        );
+        assert_eq!(k, [Kernel::Syrk]);
+        let k = kernels("n = 40\nMatrix S(n, n) <SPD>\nMatrix X(n, n) <>\nX = inv(S)\n");
+        assert_eq!(k, [Kernel::Potrf, Kernel::Trtri, Kernel::Lauum]);
+    }
+
+    #[test]
+    fn common_subexpressions_are_computed_once() {
+        let src = "n = 200\nm = 100\nMatrix A(m, n) <FullRank>\nMatrix W(n, n) <Diagonal, SPD>\nColumnVector b(m) <>\nColumnVector c(m) <>\nColumnVector x(n) <>\nColumnVector y(n) <>\nx = W * trans(A) * inv(A * W * trans(A)) * b\ny = W * trans(A) * inv(A * W * trans(A)) * c\n";
+        let k = kernels(src);
+        assert_eq!(k.iter().filter(|k| **k == Kernel::Potrf).count(), 1);
+        assert_eq!(k.iter().filter(|k| **k == Kernel::Gemm).count(), 1);
+    }
+
+    #[test]
+    fn sandwich_shares_the_outer_factor() {
+        // W^T A B A^T W: A^T W is computed once.
+        let src = "n = 100\nm = 400\nl = 60\nMatrix A(m, n) <FullRank>\nMatrix W(m, l) <FullRank>\nMatrix B(n, n) <SPD>\nMatrix X(l, l) <>\nX = trans(W) * A * B * trans(A) * W\n";
+        let k = kernels(src);
+        assert_eq!(k.len(), 3, "{k:?}");
+    }
+}
+
+#[cfg(test)]
+mod scalar_tests {
+    use crate::la::interp::check;
+    use crate::la::parse::parse;
+    use crate::la::search::{solve, SearchOptions};
+
+    /// Inner products anywhere in a product act as scalars; scalar expressions and numbers
+    /// are folded into the kernels or applied by SCAL.
+    #[test]
+    fn inner_products_and_scalars() {
+        let src = "n = 12\nm = 5\nColumnVector x(n) <>\nColumnVector y(n) <>\nMatrix A(n, n) <SPD>\nMatrix B(n, m) <>\nScalar k <Positive>\nMatrix X(n, m) <>\nX = trans(x) * A * y * B + inv(A) * B * trans(y) * x - 2.5 * inv(k + 1) * B\n";
+        let p = parse(src).unwrap_or_else(|e| panic!("{e}"));
+        let s = solve(&p, SearchOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        let rel = check(&p, &s.lowered.env, &s.lowered.steps, 4).unwrap_or_else(|e| panic!("{e}"));
+        assert!(rel < 1e-8, "{rel:e}");
     }
 }

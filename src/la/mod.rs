@@ -1,5 +1,10 @@
 //! The linear-algebra mapping layer: problems in Linnea's input language, property
 //! inference, a kernel catalogue and the search for a cheap kernel sequence.
+//!
+//! Pipeline: [`parse`] (text to [`ast`]) -> [`norm`] (normalised sums of products) ->
+//! [`search`] (best-first over rewritten forms, each priced by [`lower`], which uses
+//! [`infer`], [`properties`], [`chain`] and [`kernels`]) -> [`report`]. [`interp`] checks
+//! sequences numerically; [`symbolic`] restates costs for open sizes.
 
 pub mod ast;
 pub mod chain;
@@ -13,6 +18,7 @@ pub mod parse;
 pub mod properties;
 pub mod report;
 pub mod search;
+pub mod symbolic;
 
 pub use error::LaError;
 

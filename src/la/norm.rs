@@ -308,8 +308,8 @@ fn to_sum(p: &Program, env: &Env, e: &Expr) -> Result<Sum, LaError> {
         }
         Expr::Trans(a) => Ok(to_sum(p, env, a)?.transpose(env)),
         Expr::Mul(a, b) => {
-            let l = as_term(env, to_sum(p, env, a)?);
-            let r = as_term(env, to_sum(p, env, b)?);
+            let l = as_term(to_sum(p, env, a)?);
+            let r = as_term(to_sum(p, env, b)?);
             let (Some(l), Some(r)) = (l, r) else {
                 return Ok(Sum {
                     terms: vec![],
@@ -358,18 +358,10 @@ fn to_sum(p: &Program, env: &Env, e: &Expr) -> Result<Sum, LaError> {
                 trans: false,
                 inv: true,
             };
-            let t = if rows == 1 && cols == 1 {
-                Term {
-                    coef: 1.0,
-                    scalars: vec![],
-                    factors: vec![f],
-                }
-            } else {
-                Term {
-                    coef: 1.0,
-                    scalars: vec![],
-                    factors: vec![f],
-                }
+            let t = Term {
+                coef: 1.0,
+                scalars: vec![],
+                factors: vec![f],
             };
             Ok(Sum::single(t, rows, cols))
         }
@@ -377,31 +369,44 @@ fn to_sum(p: &Program, env: &Env, e: &Expr) -> Result<Sum, LaError> {
 }
 
 /// A sum as one term: itself if it has one term, else a parenthesised factor.
-fn as_term(env: &Env, s: Sum) -> Option<Term> {
+fn as_term(s: Sum) -> Option<Term> {
     match s.terms.len() {
         0 => None,
         1 => s.terms.into_iter().next(),
-        _ => {
-            let _ = env;
-            Some(Term {
-                coef: 1.0,
-                scalars: vec![],
-                factors: vec![Factor {
-                    base: Base::Sum(Box::new(s)),
-                    trans: false,
-                    inv: false,
-                }],
-            })
-        }
+        _ => Some(Term {
+            coef: 1.0,
+            scalars: vec![],
+            factors: vec![Factor {
+                base: Base::Sum(Box::new(s)),
+                trans: false,
+                inv: false,
+            }],
+        }),
     }
 }
 
 /// Separates scalar factors, drops identities, and checks the chain's sizes.
 pub fn simplify(env: &Env, t: Term) -> Result<Term, LaError> {
     let mut scalars = t.scalars;
-    let mut factors = Vec::new();
-    let any_matrix = t.factors.iter().any(|f| f.shape(env) != (1, 1));
+    let mut coef = t.coef;
+    // A parenthesised single term that is not inverted is just more factors.
+    let mut spliced = Vec::new();
     for f in t.factors {
+        match f.base {
+            Base::Sum(inner) if !f.inv && inner.terms.len() == 1 => {
+                let u = inner.terms.into_iter().next();
+                if let Some(u) = u {
+                    coef *= u.coef;
+                    scalars.extend(u.scalars);
+                    spliced.extend(u.factors);
+                }
+            }
+            base => spliced.push(Factor { base, ..f }),
+        }
+    }
+    let mut factors = Vec::new();
+    let any_matrix = spliced.iter().any(|f| f.shape(env) != (1, 1));
+    for f in spliced {
         if any_matrix && f.shape(env) == (1, 1) {
             scalars.push(f);
         } else {
@@ -421,18 +426,149 @@ pub fn simplify(env: &Env, t: Term) -> Result<Term, LaError> {
             f.trans = false;
         }
     }
-    for w in factors.windows(2) {
-        let (_, c) = w[0].shape(env);
-        let (r, _) = w[1].shape(env);
-        if c != r {
+    // Inner products inside a matrix product (x^T y A) are scalars: move them out.
+    while let Some(b) =
+        (1..factors.len()).find(|&b| factors[b - 1].shape(env).1 != factors[b].shape(env).0)
+    {
+        let valid = |fs: &[Factor]| {
+            fs.windows(2)
+                .all(|w| w[0].shape(env).1 == w[1].shape(env).0)
+                && fs.first().is_some_and(|f| f.shape(env).0 == 1)
+                && fs.last().is_some_and(|f| f.shape(env).1 == 1)
+        };
+        let left = (0..b)
+            .rev()
+            .find(|&a| valid(&factors[a..b]))
+            .map(|a| (a, b));
+        let right = (b + 1..=factors.len())
+            .find(|&e| valid(&factors[b..e]))
+            .map(|e| (b, e));
+        let Some((a, e)) = left.or(right) else {
             return Err(LaError::Unsupported(
-                "an inner product used as a scalar inside a matrix product".into(),
+                "a product whose sizes do not match".into(),
             ));
-        }
+        };
+        let inner: Vec<Factor> = factors.drain(a..e).collect();
+        scalars.push(Factor {
+            base: Base::Sum(Box::new(Sum {
+                terms: vec![Term {
+                    coef: 1.0,
+                    scalars: vec![],
+                    factors: inner,
+                }],
+                rows: 1,
+                cols: 1,
+            })),
+            trans: false,
+            inv: false,
+        });
     }
     Ok(Term {
-        coef: t.coef,
+        coef,
         scalars,
         factors,
     })
+}
+
+/// `s` with every occurrence of operand `id` replaced by its definition `def`.
+pub fn substitute(env: &Env, s: &Sum, id: usize, def: &Sum) -> Result<Sum, LaError> {
+    let sub_factor = |f: &Factor| -> Result<Factor, LaError> {
+        Ok(match &f.base {
+            Base::Op(x) if *x == id => {
+                let d = if f.trans {
+                    def.transpose(env)
+                } else {
+                    def.clone()
+                };
+                Factor {
+                    base: Base::Sum(Box::new(d)),
+                    trans: false,
+                    inv: f.inv,
+                }
+            }
+            Base::Op(_) => f.clone(),
+            Base::Sum(inner) => Factor {
+                base: Base::Sum(Box::new(substitute(env, inner, id, def)?)),
+                ..f.clone()
+            },
+        })
+    };
+    let mut terms = Vec::new();
+    for t in &s.terms {
+        let scalars = t
+            .scalars
+            .iter()
+            .map(sub_factor)
+            .collect::<Result<Vec<_>, _>>()?;
+        let factors = t
+            .factors
+            .iter()
+            .map(sub_factor)
+            .collect::<Result<Vec<_>, _>>()?;
+        terms.push(simplify(
+            env,
+            Term {
+                coef: t.coef,
+                scalars,
+                factors,
+            },
+        )?);
+    }
+    Ok(Sum {
+        terms,
+        rows: s.rows,
+        cols: s.cols,
+    })
+}
+
+/// Whether operand `id` occurs in `s`.
+pub fn mentions(s: &Sum, id: usize) -> bool {
+    s.terms.iter().any(|t| {
+        t.scalars.iter().chain(&t.factors).any(|f| match &f.base {
+            Base::Op(x) => *x == id,
+            Base::Sum(inner) => mentions(inner, id),
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::la::parse::parse;
+
+    fn norm(rhs: &str) -> String {
+        let src = format!("n = 4\nm = 2\nMatrix A(n, n) <FullRank>\nMatrix B(n, n) <FullRank>\nMatrix S(n, n) <SPD>\nMatrix X(n, m) <FullRank>\nIdentityMatrix I(n, n)\nScalar k <Positive>\nMatrix O(n, n) <>\nO = {rhs}\n");
+        let p = parse(&src).unwrap_or_else(|e| panic!("{e}"));
+        let env = Env::from_program(&p);
+        normalise(&p, &env, &p.assignments[0].rhs)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .show(&env)
+    }
+
+    #[test]
+    fn transposition_is_pushed_to_the_leaves() {
+        assert_eq!(norm("trans(A * B)"), "trans(B)*trans(A)");
+        assert_eq!(norm("trans(A + S)"), "trans(A) + S");
+        assert_eq!(norm("trans(trans(A))"), "A");
+    }
+
+    #[test]
+    fn inverses_of_square_products_are_split() {
+        assert_eq!(norm("inv(A * B)"), "inv(B)*inv(A)");
+        assert_eq!(norm("inv(k * A)"), "inv(k)*inv(A)");
+        assert_eq!(norm("inv(inv(A))"), "A");
+        // X^T X is a product of non-square factors: it stays one inverted factor.
+        assert_eq!(
+            norm("X * inv(trans(X) * X) * trans(X)"),
+            "X*inv((trans(X)*X))*trans(X)"
+        );
+    }
+
+    #[test]
+    fn identities_scalars_and_signs() {
+        assert_eq!(norm("I * A * I"), "A");
+        assert_eq!(norm("-(A - B)"), "-1*A + B");
+        assert_eq!(norm("A * k * B"), "k*A*B");
+        assert_eq!(norm("(A + B) * S"), "(A + B)*S");
+    }
 }

@@ -3,7 +3,7 @@
 //! Subtraction and addition associate to the left. Sizes, products and inverses are
 //! checked here, so later stages can rely on consistent shapes.
 
-use super::ast::{Assignment, Expr, Kind, Operand, Pos, Program};
+use super::ast::{Assignment, Expr, Kind, OpenSize, Operand, Pos, Program};
 use super::error::LaError;
 use super::properties::{Prop, Props};
 
@@ -67,7 +67,7 @@ fn lex(line: &str, lineno: usize) -> Result<Vec<Token>, LaError> {
                 tok: Tok::Number(v, integral),
                 col,
             });
-        } else if "=(),<>+-*".contains(c) {
+        } else if "=(),<>+-*[]".contains(c) {
             out.push(Token {
                 tok: Tok::Sym(c),
                 col,
@@ -144,7 +144,35 @@ struct Builder {
     assigned: Vec<bool>,
     /// Operands that are the left-hand side of a later assignment.
     pending_outputs: Vec<bool>,
+    /// Current nesting of parentheses, `-`, `trans(` and `inv(`.
+    depth: usize,
 }
+
+/// Deeper expression trees (long sums and products nest to the left) are rejected, so the
+/// recursive passes after parsing stay within the stack.
+const MAX_TREE_DEPTH: usize = 400;
+
+/// Depth of an expression tree, computed without recursion.
+fn tree_depth(e: &Expr) -> usize {
+    let mut max = 0;
+    let mut stack = vec![(e, 1usize)];
+    while let Some((e, d)) = stack.pop() {
+        max = max.max(d);
+        match e {
+            Expr::Operand(_) => {}
+            Expr::Add(a, b) | Expr::Sub(a, b) | Expr::Mul(a, b) => {
+                stack.push((a, d + 1));
+                stack.push((b, d + 1));
+            }
+            Expr::Neg(a) | Expr::Trans(a) | Expr::Inv(a) => stack.push((a, d + 1)),
+        }
+    }
+    max
+}
+
+/// Deeper nesting is rejected, so that no input can exhaust the stack of the recursive
+/// parser and of the passes that follow the tree.
+const MAX_DEPTH: usize = 100;
 
 const KEYWORDS: [&str; 6] = [
     "Matrix",
@@ -160,11 +188,13 @@ pub fn parse(src: &str) -> Result<Program, LaError> {
     let mut b = Builder {
         prog: Program {
             sizes: Vec::new(),
+            open_sizes: Vec::new(),
             operands: Vec::new(),
             assignments: Vec::new(),
         },
         assigned: Vec::new(),
         pending_outputs: Vec::new(),
+        depth: 0,
     };
     let lines: Vec<(usize, Vec<Token>, usize)> = src
         .lines()
@@ -379,7 +409,7 @@ impl Builder {
         };
         if let Some((v, integral)) = size_value {
             if self.find_operand(&name).is_none() {
-                if !integral || v < 1.0 || v > 1e9 {
+                if !integral || !(1.0..=1e9).contains(&v) {
                     return p.err("a size must be a positive integer");
                 }
                 if self.prog.sizes.iter().any(|(n, _)| *n == name) {
@@ -393,8 +423,8 @@ impl Builder {
                 return Ok(());
             }
         }
-        if p.peek() == Some(&Tok::Question) {
-            return p.err("symbolic sizes (`n = ?`) are not supported yet");
+        if p.peek() == Some(&Tok::Question) && self.find_operand(&name).is_none() {
+            return self.open_size(p, name, name_col);
         }
         let Some(lhs) = self.find_operand(&name) else {
             return Err(LaError::at(
@@ -419,6 +449,13 @@ impl Builder {
         }
         let start = p.col();
         let rhs = self.expr(p)?;
+        if tree_depth(&rhs.e) > MAX_TREE_DEPTH {
+            return Err(LaError::at(
+                p.line,
+                start,
+                format!("expression tree deeper than {MAX_TREE_DEPTH} levels (split it into several assignments)"),
+            ));
+        }
         if !p.at_end() {
             return p.err("unexpected text after the expression");
         }
@@ -443,6 +480,57 @@ impl Builder {
                 column: name_col,
             },
         });
+        Ok(())
+    }
+
+    /// `n = ?` or `n = ? [lo, hi]`.
+    fn open_size(&mut self, p: &mut Parser, name: String, name_col: usize) -> Result<(), LaError> {
+        p.i += 1;
+        let bound = |p: &mut Parser| -> Result<u64, LaError> {
+            match p.peek().cloned() {
+                Some(Tok::Number(v, true)) if (1.0..=1e9).contains(&v) => {
+                    p.i += 1;
+                    Ok(v as u64)
+                }
+                _ => p.err("expected a positive integer bound"),
+            }
+        };
+        let (mut lo, mut hi) = (None, None);
+        if p.peek() == Some(&Tok::Sym('[')) {
+            p.i += 1;
+            lo = Some(bound(p)?);
+            p.expect_sym(',')?;
+            hi = Some(bound(p)?);
+            p.expect_sym(']')?;
+        }
+        if !p.at_end() {
+            return p.err("expected `[lo, hi]` or the end of the line");
+        }
+        if let (Some(l), Some(h)) = (lo, hi) {
+            if l > h {
+                return Err(LaError::at(
+                    p.line,
+                    name_col,
+                    format!("size `{name}` has empty bounds [{l}, {h}]"),
+                ));
+            }
+        }
+        if self.prog.sizes.iter().any(|(n, _)| *n == name) {
+            return Err(LaError::at(
+                p.line,
+                name_col,
+                format!("size `{name}` is defined twice"),
+            ));
+        }
+        // The search compares costs at a nominal value: the geometric mean of the bounds.
+        let nominal = match (lo, hi) {
+            (Some(l), Some(h)) => ((l as f64 * h as f64).sqrt().round() as u64).clamp(l, h),
+            (Some(l), None) => l.max(1000),
+            (None, Some(h)) => h.min(1000),
+            (None, None) => 1000,
+        };
+        self.prog.sizes.push((name.clone(), nominal));
+        self.prog.open_sizes.push(OpenSize { name, lo, hi });
         Ok(())
     }
 
@@ -472,27 +560,82 @@ impl Builder {
         Ok(acc)
     }
 
+    /// A product, checked as a whole: products are associative, so an inner product
+    /// anywhere in it (`B * trans(y) * x`) is a scalar factor. Such groups are made explicit
+    /// in the tree, so every binary product in it has matching sizes.
     fn term(&mut self, p: &mut Parser) -> Result<Typed, LaError> {
-        let mut acc = self.factor(p)?;
+        let mut fs = vec![self.factor(p)?];
+        // ops[i]: column of the `*` before fs[i + 1].
+        let mut ops = Vec::new();
         while p.peek() == Some(&Tok::Sym('*')) {
-            let op_col = p.col();
+            ops.push(p.col());
             p.i += 1;
-            let rhs = self.factor(p)?;
-            let (rows, cols) = if acc.rows == 1 && acc.cols == 1 {
-                (rhs.rows, rhs.cols)
-            } else if rhs.rows == 1 && rhs.cols == 1 {
-                (acc.rows, acc.cols)
-            } else if acc.cols == rhs.rows {
-                (acc.rows, rhs.cols)
-            } else {
+            fs.push(self.factor(p)?);
+        }
+        let scalar = |t: &Typed| t.rows == 1 && t.cols == 1;
+        // Whether fs[a..e] is an inner product: its matrix factors chain from 1 row to 1 column.
+        let inner = |fs: &[Typed]| {
+            let m: Vec<&Typed> = fs.iter().filter(|t| !scalar(t)).collect();
+            m.windows(2).all(|w| w[0].cols == w[1].rows)
+                && m.first().is_some_and(|t| t.rows == 1)
+                && m.last().is_some_and(|t| t.cols == 1)
+        };
+        loop {
+            let mats: Vec<usize> = (0..fs.len()).filter(|&i| !scalar(&fs[i])).collect();
+            let Some(w) = mats.windows(2).find(|w| fs[w[0]].cols != fs[w[1]].rows) else {
+                break;
+            };
+            let (l, r) = (w[0], w[1]);
+            let group = (0..=l)
+                .rev()
+                .find(|&a| inner(&fs[a..=l]))
+                .map(|a| (a, l + 1))
+                .or_else(|| {
+                    (r + 1..=fs.len())
+                        .find(|&e| inner(&fs[r..e]))
+                        .map(|e| (r, e))
+                });
+            let Some((a, e)) = group else {
                 return Err(LaError::at(
                     p.line,
-                    op_col,
+                    ops[r - 1],
                     format!(
                         "cannot multiply a {} x {} by a {} x {} operand",
-                        acc.rows, acc.cols, rhs.rows, rhs.cols
+                        fs[l].rows, fs[l].cols, fs[r].rows, fs[r].cols
                     ),
                 ));
+            };
+            let col = fs[a].col;
+            let mut it = fs.drain(a..e);
+            let mut acc = it.next().map(|t| t.e);
+            for t in it {
+                acc = acc.map(|x| Expr::Mul(Box::new(x), Box::new(t.e)));
+            }
+            let Some(e_inner) = acc else {
+                return p.err("empty product");
+            };
+            fs.insert(
+                a,
+                Typed {
+                    e: e_inner,
+                    rows: 1,
+                    cols: 1,
+                    col,
+                },
+            );
+            ops.drain(a..e - 1);
+        }
+        let mut it = fs.into_iter();
+        let Some(mut acc) = it.next() else {
+            return p.err("expected an operand");
+        };
+        for rhs in it {
+            let (rows, cols) = if scalar(&acc) {
+                (rhs.rows, rhs.cols)
+            } else if scalar(&rhs) {
+                (acc.rows, acc.cols)
+            } else {
+                (acc.rows, rhs.cols)
             };
             acc = Typed {
                 e: Expr::Mul(Box::new(acc.e), Box::new(rhs.e)),
@@ -505,6 +648,16 @@ impl Builder {
     }
 
     fn factor(&mut self, p: &mut Parser) -> Result<Typed, LaError> {
+        if self.depth >= MAX_DEPTH {
+            return p.err(format!("expression nested deeper than {MAX_DEPTH} levels"));
+        }
+        self.depth += 1;
+        let r = self.factor_inner(p);
+        self.depth -= 1;
+        r
+    }
+
+    fn factor_inner(&mut self, p: &mut Parser) -> Result<Typed, LaError> {
         let col = p.col();
         match p.peek().cloned() {
             Some(Tok::Sym('(')) => {
@@ -662,9 +815,45 @@ mod tests {
         err_pos("n = 3\nMatrix A(n, n) <>\nMatrix B(n, n) <>\nB = A + C\n");
         err_pos("n = 3\nMatrix A(n, n) <>\nMatrix B(n, n) <>\nB = A\nB = A\n");
         err_pos("n = 3\nMatrix A(n, n) <>\nMatrix B(n, n) <>\nMatrix C(n, n) <>\nC = B\nB = A\n");
-        err_pos("n = ?\nMatrix A(n, n) <>\n");
+        err_pos("n = ? [5, 3]\nMatrix A(n, n) <>\nMatrix B(n, n) <>\nB = A\n");
         err_pos("n = 3\nMatrix A(n, n) <>\nMatrix B(n, n) <>\nB = A +\n");
         err_pos("n = 3\nMatrix A(n, n) <>\nMatrix B(n, n) <>\nB = (A\n");
+        let deep = format!(
+            "n = 3\nMatrix A(n, n) <>\nMatrix B(n, n) <>\nB = {}A{}\n",
+            "(".repeat(5000),
+            ")".repeat(5000)
+        );
+        err_pos(&deep);
+        let long = format!(
+            "n = 3\nMatrix A(n, n) <>\nMatrix B(n, n) <>\nB = A{}\n",
+            " + A".repeat(5000)
+        );
+        err_pos(&long);
+        let ok = format!(
+            "n = 3\nMatrix A(n, n) <>\nMatrix B(n, n) <>\nB = A{}\n",
+            " + A * A".repeat(100)
+        );
+        assert!(parse(&ok).is_ok());
+    }
+
+    #[test]
+    fn inner_products_are_scalars_anywhere_in_a_product() {
+        let src = "n = 4\nm = 3\nColumnVector y(n) <>\nColumnVector x(n) <>\nMatrix B(n, m) <>\nMatrix X(n, m) <>\nX = B * trans(y) * x + trans(x) * y * B\n";
+        let p = parse(src).unwrap();
+        assert_eq!(
+            p.show(&p.assignments[0].rhs),
+            "(B*trans(y)*x + trans(x)*y*B)"
+        );
+        let (l, c, _) = err_pos("n = 4\nm = 3\nColumnVector y(n) <>\nMatrix B(n, m) <>\nMatrix X(n, m) <>\nX = B * trans(y) * B\n");
+        assert_eq!((l, c), (6, 7));
+    }
+
+    #[test]
+    fn open_sizes_get_nominal_values() {
+        let p = parse("n = ? [100, 400]\nm = ?\nMatrix A(n, m) <>\nMatrix B(n, m) <>\nB = A\n")
+            .unwrap();
+        assert_eq!(p.sizes, vec![("n".into(), 200), ("m".into(), 1000)]);
+        assert_eq!(p.open_sizes.len(), 2);
     }
 
     #[test]

@@ -105,6 +105,15 @@ pub fn text(sol: &Solution) -> String {
         "naive:  {:.4e} FLOPs (left to right, explicit inverses; {ratio:.2}x)",
         sol.naive_flops
     );
+    if let Some((poly, nominal)) = &sol.symbolic {
+        let at: Vec<String> = nominal.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+        let _ = writeln!(s, "symbolic cost: {poly} FLOPs");
+        let _ = writeln!(
+            s,
+            "  (sequence chosen at nominal sizes {}; splitting the size space into regions with their own cheapest sequence needs the cad crate and is not done)",
+            at.join(", ")
+        );
+    }
     let _ = write!(
         s,
         "search: first solution {:.4e} FLOPs after {:.3} ms, final after {:.3} ms ({} states)",
@@ -159,8 +168,22 @@ pub fn json(sol: &Solution) -> String {
             )
         })
         .collect();
+    let symbolic = match &sol.symbolic {
+        Some((poly, nominal)) => {
+            let at: Vec<String> = nominal
+                .iter()
+                .map(|(n, v)| format!("{}: {v}", json_str(n)))
+                .collect();
+            format!(
+                ", \"symbolic_flops\": {}, \"nominal_sizes\": {{{}}}",
+                json_str(poly),
+                at.join(", ")
+            )
+        }
+        None => String::new(),
+    };
     format!(
-        "{{\"kernels\": [{}], \"flops\": {}, \"naive_flops\": {}, \"first_solution_s\": {}, \"final_solution_s\": {}}}",
+        "{{\"kernels\": [{}], \"flops\": {}, \"naive_flops\": {}, \"first_solution_s\": {}, \"final_solution_s\": {}{symbolic}}}",
         ks.join(", "),
         json_num(sol.lowered.flops),
         json_num(sol.naive_flops),

@@ -12,7 +12,8 @@ use super::ast::{Expr, Program};
 use super::error::LaError;
 use super::kernels::cost;
 use super::lower::{lower, Lowered};
-use super::norm::{normalise, simplify, Base, Env, Factor, Sum, Term};
+use super::norm::{mentions, normalise, simplify, substitute, Base, Env, Factor, Sum, Term};
+use super::symbolic::symbolic_cost;
 
 /// States costing more than this multiple of the best solution are not expanded.
 pub const PRUNE_FACTOR: f64 = 4.0;
@@ -25,12 +26,15 @@ const MAX_STATES: usize = 20_000;
 #[derive(Debug, Clone, Copy)]
 pub struct SearchOptions {
     pub time_limit: Duration,
+    /// Upper bound on the number of rewritten forms examined.
+    pub max_states: usize,
 }
 
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
             time_limit: Duration::from_secs(1),
+            max_states: MAX_STATES,
         }
     }
 }
@@ -44,6 +48,11 @@ pub struct Solution {
     pub first_solution_s: f64,
     pub final_solution_s: f64,
     pub states: usize,
+    /// How many forms had been examined when the best one was found.
+    pub final_state: usize,
+    /// For open sizes: the cost of the chosen sequence as a polynomial, and the nominal
+    /// sizes it was chosen at.
+    pub symbolic: Option<(String, Vec<(String, u64)>)>,
 }
 
 type State = Vec<(usize, Sum)>;
@@ -88,11 +97,13 @@ pub fn solve(p: &Program, opts: SearchOptions) -> Result<Solution, LaError> {
         state.push((a.lhs, normalise(p, &env, &a.rhs)?));
     }
     let naive_flops = naive_cost(p);
+    let original = state.clone();
     let first = lower(&env, &state)?;
     let first_solution_s = start.elapsed().as_secs_f64();
     let first_flops = first.flops;
     let mut best = first;
     let mut final_solution_s = first_solution_s;
+    let mut final_state = 1;
     let mut seen: HashSet<String> = HashSet::new();
     seen.insert(state_key(&state));
     let mut heap = BinaryHeap::new();
@@ -103,12 +114,75 @@ pub fn solve(p: &Program, opts: SearchOptions) -> Result<Solution, LaError> {
         state,
     });
     let mut states = 1;
+    // Also start from the form with every earlier output replaced by its definition: the
+    // search reaches it only through several steps, some of which may be pruned.
+    let mut inlined = original.clone();
+    for i in 0..inlined.len() {
+        for j in 0..i {
+            let lj = original[j].0;
+            if mentions(&inlined[i].1, lj) {
+                if let Ok(s) = substitute(&env, &inlined[i].1, lj, &inlined[j].1) {
+                    inlined[i].1 = s;
+                }
+            }
+        }
+    }
+    if seen.insert(state_key(&inlined)) && start.elapsed() < opts.time_limit {
+        states += 1;
+        if let Ok(l) = lower(&env, &inlined) {
+            if l.flops < best.flops {
+                best = l.clone();
+                final_solution_s = start.elapsed().as_secs_f64();
+                final_state = states;
+            }
+            seq += 1;
+            heap.push(Queued {
+                flops: l.flops,
+                seq,
+                state: inlined,
+            });
+        }
+    }
     while let Some(q) = heap.pop() {
-        if start.elapsed() >= opts.time_limit || states >= MAX_STATES {
+        if start.elapsed() >= opts.time_limit || states >= opts.max_states {
             break;
         }
         if q.flops > PRUNE_FACTOR * best.flops {
             continue;
+        }
+        // Replace an earlier output by its definition (valid in SSA form), so later
+        // statements can use its structure, e.g. a low-rank product.
+        let mut alts: Vec<State> = Vec::new();
+        for i in 0..q.state.len() {
+            for ((lj, dj), (_, def)) in q.state[..i].iter().zip(&original) {
+                if mentions(&q.state[i].1, *lj) && !mentions(dj, *lj) {
+                    if let Ok(s) = substitute(&env, &q.state[i].1, *lj, def) {
+                        let mut next = q.state.clone();
+                        next[i].1 = s;
+                        alts.push(next);
+                    }
+                }
+            }
+        }
+        for next in alts {
+            if !seen.insert(state_key(&next)) {
+                continue;
+            }
+            states += 1;
+            let Ok(l) = lower(&env, &next) else { continue };
+            if l.flops < best.flops {
+                best = l.clone();
+                final_solution_s = start.elapsed().as_secs_f64();
+                final_state = states;
+            }
+            if l.flops <= PRUNE_FACTOR * best.flops {
+                seq += 1;
+                heap.push(Queued {
+                    flops: l.flops,
+                    seq,
+                    state: next,
+                });
+            }
         }
         for (i, (lhs, rhs)) in q.state.iter().enumerate() {
             // Statement environments differ only by the properties of earlier outputs,
@@ -124,6 +198,7 @@ pub fn solve(p: &Program, opts: SearchOptions) -> Result<Solution, LaError> {
                 if l.flops < best.flops {
                     best = l.clone();
                     final_solution_s = start.elapsed().as_secs_f64();
+                    final_state = states;
                 }
                 if l.flops <= PRUNE_FACTOR * best.flops {
                     seq += 1;
@@ -136,6 +211,18 @@ pub fn solve(p: &Program, opts: SearchOptions) -> Result<Solution, LaError> {
             }
         }
     }
+    let symbolic = if p.open_sizes.is_empty() {
+        None
+    } else {
+        let open: Vec<String> = p.open_sizes.iter().map(|o| o.name.clone()).collect();
+        let nominal = p
+            .sizes
+            .iter()
+            .filter(|(n, _)| open.contains(n))
+            .cloned()
+            .collect();
+        Some((symbolic_cost(p, &best, &open)?.to_text(), nominal))
+    };
     Ok(Solution {
         lowered: best,
         naive_flops,
@@ -143,6 +230,8 @@ pub fn solve(p: &Program, opts: SearchOptions) -> Result<Solution, LaError> {
         first_solution_s,
         final_solution_s,
         states,
+        final_state,
+        symbolic,
     })
 }
 
@@ -153,7 +242,10 @@ pub fn rewrites(env: &Env, s: &Sum) -> Vec<Sum> {
     for (ti, t) in s.terms.iter().enumerate() {
         for (fi, f) in t.factors.iter().enumerate() {
             if let (Base::Sum(inner), false) = (&f.base, f.inv) {
-                if t.factors.len() > 1 && s.terms.len() - 1 + inner.terms.len() <= MAX_TERMS {
+                let scaled = t.coef != 1.0 || !t.scalars.is_empty();
+                if (t.factors.len() > 1 || scaled)
+                    && s.terms.len() - 1 + inner.terms.len() <= MAX_TERMS
+                {
                     let mut terms: Vec<Term> = s.terms[..ti].to_vec();
                     let mut ok = true;
                     for u in &inner.terms {
@@ -199,9 +291,15 @@ pub fn rewrites(env: &Env, s: &Sum) -> Vec<Sum> {
             }
         }
     }
-    // Factor a common prefix or suffix out of two terms.
-    for a in 0..s.terms.len() {
-        for b in a + 1..s.terms.len() {
+    // Factor a common prefix or suffix out of two terms (quadratic in the terms, hence
+    // only for sums of moderate length).
+    let pairs = if s.terms.len() <= MAX_TERMS {
+        s.terms.len()
+    } else {
+        0
+    };
+    for a in 0..pairs {
+        for b in a + 1..pairs {
             for from_left in [true, false] {
                 if let Some(t) = factor_out(env, &s.terms[a], &s.terms[b], from_left) {
                     let mut terms = s.terms.clone();
@@ -221,6 +319,10 @@ pub fn rewrites(env: &Env, s: &Sum) -> Vec<Sum> {
 
 fn factor_out(env: &Env, x: &Term, y: &Term, from_left: bool) -> Option<Term> {
     let (xf, yf) = (&x.factors, &y.factors);
+    // Both remainders must be non-empty products, so each term needs two factors.
+    if xf.len() < 2 || yf.len() < 2 {
+        return None;
+    }
     let n = xf.len().min(yf.len());
     let same = |i: usize| {
         let (a, b) = if from_left {
@@ -325,4 +427,61 @@ pub fn naive_cost(p: &Program) -> f64 {
         }
     }
     p.assignments.iter().map(|a| go(p, &a.rhs)).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::la::parse::parse;
+
+    fn first_sum(src: &str) -> (Env, Sum) {
+        let p = parse(src).unwrap_or_else(|e| panic!("{e}"));
+        let env = Env::from_program(&p);
+        let s = normalise(&p, &env, &p.assignments[0].rhs).unwrap_or_else(|e| panic!("{e}"));
+        (env, s)
+    }
+
+    #[test]
+    fn distributes_and_factors_out() {
+        let src = "n = 5\nm = 3\nMatrix H(n, m) <>\nMatrix G(m, n) <>\nIdentityMatrix I(n, n)\nColumnVector x(n) <>\nColumnVector y(m) <>\nColumnVector z(n) <>\nz = H * y + (I - H * G) * x\n";
+        let (env, s) = first_sum(src);
+        let alts = rewrites(&env, &s);
+        // Distributing (I - H G) x gives H y + x - H G x ...
+        let dist = alts
+            .iter()
+            .find(|a| a.terms.len() == 3)
+            .unwrap_or_else(|| panic!("no distribution"));
+        // ... from which H can be factored out of H y - H G x.
+        let again = rewrites(&env, dist);
+        assert!(
+            again
+                .iter()
+                .any(|a| a.terms.len() == 2 && a.show(&env).contains("H*(")),
+            "{:?}",
+            again.iter().map(|a| a.show(&env)).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn naive_cost_inverts_explicitly_left_to_right() {
+        let p = parse("n = 10\nMatrix A(n, n) <>\nMatrix B(n, n) <>\nColumnVector x(n) <>\nColumnVector y(n) <>\ny = inv(A) * B * x\n")
+            .unwrap_or_else(|e| panic!("{e}"));
+        // GETRF + GETRI (2n^3), (A^-1 B) GEMM 2n^3, then GEMV 2n^2.
+        assert_eq!(naive_cost(&p), 2000.0 + 2000.0 + 200.0);
+    }
+
+    #[test]
+    fn time_limit_zero_still_gives_the_first_solution() {
+        let p = parse("n = 10\nMatrix A(n, n) <SPD>\nColumnVector x(n) <>\nColumnVector y(n) <>\ny = inv(A) * x\n").unwrap_or_else(|e| panic!("{e}"));
+        let s = solve(
+            &p,
+            SearchOptions {
+                time_limit: Duration::ZERO,
+                max_states: 1,
+            },
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.lowered.flops, s.first_flops);
+        assert!(s.lowered.flops > 0.0);
+    }
 }
