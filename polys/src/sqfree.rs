@@ -96,10 +96,29 @@ pub fn square_free_basis<C: Coeff>(polys: &[Poly<C>]) -> Vec<Poly<C>> {
     let mut basis: Vec<Poly<C>> = Vec::new();
     for p in polys {
         for (f, _) in p.square_free().1 {
-            insert_coprime(&mut basis, f);
+            for g in split_contents(f) {
+                insert_coprime(&mut basis, g);
+            }
         }
     }
     basis
+}
+
+/// Splits `f` along its content in every variable (not only the main one): `m^2 - n*m`
+/// has content `m` in `n` and splits into `m` and `m - n`. A cheap partial factorisation
+/// that gives the projection smaller polynomials and the code simpler bounds.
+fn split_contents<C: Coeff>(f: Poly<C>) -> Vec<Poly<C>> {
+    for v in f.vars() {
+        let c = f.content(v);
+        if !c.is_constant() {
+            // c divides f by construction.
+            let rest = f.div_exact(&c).expect("a content divides its polynomial");
+            let mut out = split_contents(c.normalize_sign());
+            out.extend(split_contents(rest.normalize_sign()));
+            return out;
+        }
+    }
+    vec![f]
 }
 
 /// Adds `f` to a pairwise coprime set, splitting along common factors so the set stays

@@ -39,11 +39,29 @@ pub fn run(args: LaArgs) -> Result<(), Diagnostic> {
         time_limit: Duration::from_secs_f64(args.time_limit.min(1e6)),
         ..SearchOptions::default()
     };
-    let sol = la::compile(&src, opts).map_err(|e| diagnostic(&args.file, &src, &e))?;
-    let out = if args.json {
-        la::report::json(&sol)
-    } else {
-        la::report::text(&sol)
+    let (sol, regions) =
+        la::compile_with_regions(&src, opts).map_err(|e| diagnostic(&args.file, &src, &e))?;
+    let out = match (&regions, args.json) {
+        (None, true) => la::report::json(&sol),
+        (None, false) => la::report::text(&sol),
+        (Some(r), true) => {
+            // One JSON object: the solution's fields plus the regions.
+            let mut base: serde_json::Value =
+                serde_json::from_str(&la::report::json(&sol)).unwrap_or_default();
+            let regions: serde_json::Value =
+                serde_json::from_str(&la::report::regions_json(r)).unwrap_or_default();
+            if let (Some(obj), Some(reg)) = (base.as_object_mut(), regions.as_object()) {
+                for (k, v) in reg {
+                    obj.insert(k.clone(), v.clone());
+                }
+            }
+            base.to_string()
+        }
+        (Some(r), false) => format!(
+            "{}\n{}",
+            la::report::text(&sol),
+            la::report::regions_text(r)
+        ),
     };
     // A closed pipe (e.g. `| head`) is not an error of the problem.
     let _ = writeln!(std::io::stdout(), "{out}");

@@ -16,6 +16,7 @@ pub mod lower;
 pub mod norm;
 pub mod parse;
 pub mod properties;
+pub mod regions;
 pub mod report;
 pub mod search;
 pub mod symbolic;
@@ -26,4 +27,20 @@ pub use error::LaError;
 pub fn compile(src: &str, opts: search::SearchOptions) -> Result<search::Solution, LaError> {
     let p = parse::parse(src)?;
     search::solve(&p, opts)
+}
+
+/// [`compile`], plus, when sizes are left open, the split of the size space into regions
+/// with their own cheapest sequence.
+pub fn compile_with_regions(
+    src: &str,
+    opts: search::SearchOptions,
+) -> Result<(search::Solution, Option<regions::Regions>), LaError> {
+    let p = parse::parse(src)?;
+    let sol = search::solve(&p, opts)?;
+    let regions = if p.open_sizes.is_empty() {
+        None
+    } else {
+        Some(regions::split(&p, opts)?)
+    };
+    Ok((sol, regions))
 }

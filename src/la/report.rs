@@ -108,11 +108,7 @@ pub fn text(sol: &Solution) -> String {
     if let Some((poly, nominal)) = &sol.symbolic {
         let at: Vec<String> = nominal.iter().map(|(n, v)| format!("{n} = {v}")).collect();
         let _ = writeln!(s, "symbolic cost: {poly} FLOPs");
-        let _ = writeln!(
-            s,
-            "  (sequence chosen at nominal sizes {}; splitting the size space into regions with their own cheapest sequence needs the cad crate and is not done)",
-            at.join(", ")
-        );
+        let _ = writeln!(s, "  (sequence chosen at nominal sizes {})", at.join(", "));
     }
     let _ = write!(
         s,
@@ -189,5 +185,53 @@ pub fn json(sol: &Solution) -> String {
         json_num(sol.naive_flops),
         json_num(sol.first_solution_s),
         json_num(sol.final_solution_s)
+    )
+}
+
+/// The regions of the size space and their cheapest sequences, as text.
+pub fn regions_text(r: &super::regions::Regions) -> String {
+    let mut s = String::from("regions of the open sizes (cheapest sequence in each):\n");
+    for reg in &r.regions {
+        let c = &r.candidates[reg.candidate];
+        let _ = writeln!(
+            s,
+            "  {}: {}   [{} FLOPs]",
+            reg.description,
+            c.kernels,
+            c.cost.to_text()
+        );
+    }
+    s
+}
+
+/// The same as JSON: `{"candidates": [...], "regions": [{"where": ..., "candidate": ...}]}`.
+pub fn regions_json(r: &super::regions::Regions) -> String {
+    let q = |t: &str| format!("\"{}\"", t.replace('\\', "\\\\").replace('"', "\\\""));
+    let cands: Vec<String> = r
+        .candidates
+        .iter()
+        .map(|c| {
+            format!(
+                "{{\"kernels\": {}, \"flops\": {}}}",
+                q(&c.kernels),
+                q(&c.cost.to_text())
+            )
+        })
+        .collect();
+    let regs: Vec<String> = r
+        .regions
+        .iter()
+        .map(|g| {
+            format!(
+                "{{\"where\": {}, \"candidate\": {}}}",
+                q(&g.description),
+                g.candidate
+            )
+        })
+        .collect();
+    format!(
+        "{{\"candidates\": [{}], \"regions\": [{}]}}",
+        cands.join(", "),
+        regs.join(", ")
     )
 }
