@@ -116,6 +116,9 @@ pub struct Lifter<'a> {
 
 struct Nullified;
 
+/// A cell lifted on its own, with the polynomials it found nullified.
+type LiftedCell = (Cell, Vec<(usize, usize)>);
+
 /// Stacks at levels below this are lifted in parallel (deeper ones are too small for the
 /// overhead to pay).
 const PARALLEL_LEVELS: usize = 2;
@@ -174,7 +177,7 @@ impl Lifter<'_> {
         let cells = if prefix.len() < PARALLEL_LEVELS && specs.len() > 1 {
             // Independent subtrees: lift them in parallel, each with its own copies of the
             // path state; collecting in order keeps the output identical to a sequential run.
-            let results: Vec<Result<(Cell, Vec<(usize, usize)>), CadError>> = specs
+            let results: Vec<Result<LiftedCell, CadError>> = specs
                 .into_par_iter()
                 .map(|(sample, kind, lo, hi)| {
                     let mut prefix = prefix.clone();
