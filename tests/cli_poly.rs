@@ -64,3 +64,38 @@ fn huge_coefficients_are_exact() {
     // res(a x - 1, x^2 - 3) = 1 - 3 a^2 with a = 10^20
     assert_eq!(out.trim(), "-29999999999999999999999999999999999999999");
 }
+
+/// Resource limits: exit code 3, a message, and no output file. `--timeout` covers the
+/// whole generation (here a projection that would take very long); `--max-cells` bounds
+/// the lifting.
+#[test]
+fn limits_stop_with_exit_3_and_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let heavy = dir.path().join("heavy.pset");
+    std::fs::write(
+        &heavy,
+        "[n] -> { S[i, j, k] : i^3 + j^3 + k^3 <= n and i*j*k >= 1 and (i - j)^2 + (j - k)^2 <= n }",
+    )
+    .unwrap();
+    let ball = dir.path().join("ball.pset");
+    std::fs::write(&ball, "[a] -> { T[x, y, z] : x^2 + y^2 + z^2 <= a^2 }").unwrap();
+    let out_file = dir.path().join("out.c");
+    for (input, limit) in [
+        (&heavy, ["--timeout", "0.5"]),
+        (&ball, ["--max-cells", "5"]),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_polyscan"))
+            .args([
+                "gen",
+                input.to_str().unwrap(),
+                "-o",
+                out_file.to_str().unwrap(),
+            ])
+            .args(limit)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(3), "{limit:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("limit"));
+        assert!(!out_file.exists());
+    }
+}

@@ -38,4 +38,7 @@ pub enum CadError {
     /// A fact the mathematics guarantees did not hold: a bug, reported instead of a panic.
     #[error("internal invariant broken: {0}")]
     Invariant(&'static str),
+    /// A cell count or time limit set by the caller was reached.
+    #[error("resource limit: {0}")]
+    Limit(String),
 }

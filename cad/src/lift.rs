@@ -90,6 +90,10 @@ pub struct LiftStats {
     /// Defining polynomials replaced by an irreducible factor to lift over a tower.
     pub minimal_polys: AtomicU64,
     pub signs: SignStats,
+    /// Stop with [`CadError::Limit`] after this many cells.
+    pub max_cells: Option<u64>,
+    /// Stop with [`CadError::Limit`] after this instant.
+    pub deadline: Option<std::time::Instant>,
 }
 
 /// Result of lifting: a tree, or the polynomials that invalidate Brown's projection.
@@ -291,7 +295,21 @@ impl Lifter<'_> {
         parent_zero_dim: bool,
         nullified: &mut Vec<(usize, usize)>,
     ) -> Result<Cell, CadError> {
-        self.stats.cells.fetch_add(1, Relaxed);
+        let made = self.stats.cells.fetch_add(1, Relaxed) + 1;
+        if let Some(m) = self.stats.max_cells.filter(|&m| made > m) {
+            return Err(CadError::Limit(format!(
+                "more than {m} cells (--max-cells)"
+            )));
+        }
+        // Checking the clock every 64 cells keeps the cost negligible.
+        if made % 64 == 0
+            && self
+                .stats
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() > d)
+        {
+            return Err(CadError::Limit("time limit reached (--timeout)".into()));
+        }
         let level = prefix.len();
         let mut cell = Cell {
             level,

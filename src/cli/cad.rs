@@ -4,7 +4,6 @@
 use super::gen::generate_file;
 use super::Diagnostic;
 use cad::lift::{Bound, Cell, CellKind, Prune};
-use cad::LiftStats;
 use clap::Args;
 use polys::Vars;
 use serde_json::{json, Value};
@@ -15,6 +14,8 @@ use std::path::PathBuf;
 pub struct CadArgs {
     /// Input file (see `polyscan gen --help`).
     pub file: PathBuf,
+    #[command(flatten)]
+    pub limits: super::gen::Limits,
     /// Iterator order, outermost first, or `brown` for Brown's heuristic.
     #[arg(long, value_delimiter = ',')]
     pub order: Option<Vec<String>>,
@@ -78,8 +79,7 @@ fn cell_text(c: &Cell, levels: &[Vec<polys::Poly>], vars: &Vars, depth: usize, o
 }
 
 pub fn run(args: CadArgs) -> Result<(), Diagnostic> {
-    let stats = LiftStats::default();
-    let g = generate_file(&args.file, &args.order, &None, false, &stats)?;
+    let (g, stats) = generate_file(&args.file, &args.order, &None, false, args.limits)?;
     let levels = &g.cad.projection.levels;
     if args.json {
         let v = json!({

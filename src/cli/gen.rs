@@ -20,6 +20,33 @@ pub enum Emit {
     Rust,
 }
 
+/// Resource limits of every command that runs a CAD.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct Limits {
+    /// Stop with exit code 3 after this many seconds of decomposition.
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<f64>,
+    /// Stop with exit code 3 after building this many cells.
+    #[arg(long, value_name = "N")]
+    pub max_cells: Option<u64>,
+}
+
+impl Limits {
+    /// Fresh statistics carrying these limits, counted from now.
+    pub fn stats(&self) -> LiftStats {
+        LiftStats {
+            max_cells: self.max_cells,
+            deadline: self
+                .timeout
+                .filter(|t| t.is_finite() && *t >= 0.0)
+                .map(|t| {
+                    std::time::Instant::now() + std::time::Duration::from_secs_f64(t.min(1e9))
+                }),
+            ..LiftStats::default()
+        }
+    }
+}
+
 /// Generate loops that visit every integer point of the domain once, in lexicographic
 /// order, for every parameter value.
 #[derive(Args, Debug)]
@@ -46,6 +73,8 @@ pub struct GenArgs {
     /// Print decomposition statistics to standard error.
     #[arg(long)]
     pub stats: bool,
+    #[command(flatten)]
+    pub limits: Limits,
 }
 
 /// Reads and parses an input file, mapping errors to diagnostics with a caret.
@@ -75,18 +104,24 @@ pub fn gen_diagnostic(origin: &str, e: GenError) -> Diagnostic {
     match e {
         GenError::Input(ie) => input_diagnostic(origin, &ie),
         GenError::Limit(m) => Diagnostic::new(ExitCode::Resource, m),
+        GenError::Cad(cad::CadError::Limit(m)) => Diagnostic::new(
+            ExitCode::Resource,
+            format!("resource limit: {m}; no output written"),
+        ),
         other => Diagnostic::new(ExitCode::BadInput, other.to_string()),
     }
 }
 
-/// Generates for `args.file` with its options.
+/// Generates for `file` with its options, within the limits: the cell limit and the
+/// deadline stop the lifting from inside; the time limit also covers projection, by
+/// running the work on a thread the caller stops waiting for.
 pub fn generate_file(
     file: &Path,
     order: &Option<Vec<String>>,
     context: &Option<String>,
     convex: bool,
-    stats: &LiftStats,
-) -> Result<Generated, Diagnostic> {
+    limits: Limits,
+) -> Result<(Generated, LiftStats), Diagnostic> {
     let (_, problem) = load(file)?;
     let context = match context {
         None => None,
@@ -99,7 +134,28 @@ pub fn generate_file(
         context,
         convex,
     };
-    generate(&problem, &opts, stats).map_err(|e| gen_diagnostic(&file.display().to_string(), e))
+    let origin = file.display().to_string();
+    let work = move || {
+        let stats = limits.stats();
+        generate(&problem, &opts, &stats)
+            .map(|g| (g, stats))
+            .map_err(|e| gen_diagnostic(&origin, e))
+    };
+    let Some(secs) = limits.timeout.filter(|t| t.is_finite() && *t >= 0.0) else {
+        return work();
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        // The receiver may be gone after a timeout; nothing is left to report then.
+        let _ = tx.send(work());
+    });
+    match rx.recv_timeout(std::time::Duration::from_secs_f64(secs.min(1e9))) {
+        Ok(r) => r,
+        Err(_) => Err(Diagnostic::new(
+            ExitCode::Resource,
+            format!("time limit of {secs} s reached (--timeout); no output written"),
+        )),
+    }
 }
 
 /// The C text of a generated program.
@@ -123,8 +179,13 @@ pub fn emit(g: &Generated, emit: Emit) -> Result<String, Diagnostic> {
 }
 
 pub fn run(args: GenArgs) -> Result<(), Diagnostic> {
-    let stats = LiftStats::default();
-    let g = generate_file(&args.file, &args.order, &args.context, args.convex, &stats)?;
+    let (g, stats) = generate_file(
+        &args.file,
+        &args.order,
+        &args.context,
+        args.convex,
+        args.limits,
+    )?;
     let text = emit(&g, args.emit)?;
     if args.stats {
         eprintln!(

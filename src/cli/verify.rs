@@ -3,7 +3,6 @@
 
 use super::gen::generate_file;
 use super::{Diagnostic, ExitCode};
-use cad::LiftStats;
 use clap::Args;
 use codegen::verify::{box_around, brute_force, compile, first_difference, VerifyError};
 use std::path::PathBuf;
@@ -13,6 +12,8 @@ use std::path::PathBuf;
 pub struct VerifyArgs {
     /// Input file (see `polyscan gen --help`).
     pub file: PathBuf,
+    #[command(flatten)]
+    pub limits: super::gen::Limits,
     /// Parameter values, e.g. `--params n=5,m=3`; repeat for several runs. Required when
     /// the domain has parameters.
     #[arg(long = "params", value_name = "NAME=VALUE,...")]
@@ -67,8 +68,13 @@ fn verify_error(e: VerifyError) -> Diagnostic {
 }
 
 pub fn run(args: VerifyArgs) -> Result<(), Diagnostic> {
-    let stats = LiftStats::default();
-    let g = generate_file(&args.file, &args.order, &args.context, args.convex, &stats)?;
+    let (g, _) = generate_file(
+        &args.file,
+        &args.order,
+        &args.context,
+        args.convex,
+        args.limits,
+    )?;
     let names: Vec<String> = g.vars.names()[..g.nparams].to_vec();
     let sets: Vec<Vec<i64>> = if args.params.is_empty() {
         if g.nparams > 0 {
