@@ -135,9 +135,12 @@ fn simplest_between(a: &Algebraic, b: &Algebraic) -> BigRational {
     // 1 / (a - n) (infinite when a = n).
     let nq = BigRational::from_integer(n.clone());
     let s_lo = b.sub_integer(&n).recip_positive();
-    let s = match a.to_rational() {
-        Some(r) if *r == nq => BigRational::from_integer(s_lo.floor() + BigInt::from(1u8)),
-        _ => simplest_between(&s_lo, &a.sub_integer(&n).recip_positive()),
+    let frac = a.sub_integer(&n);
+    // A rational may be stored as a root, so test a = n by comparison, not by form.
+    let s = if frac == Algebraic::from(0) {
+        BigRational::from_integer(s_lo.floor() + BigInt::from(1u8))
+    } else {
+        simplest_between(&s_lo, &frac.recip_positive())
     };
     nq + s.recip()
 }
@@ -359,7 +362,7 @@ impl Algebraic {
         }
     }
 
-    /// `1 / self` for `self > 0`.
+    /// `1 / self`; the caller guarantees `self > 0`.
     fn recip_positive(&self) -> Algebraic {
         let mut a = self.clone();
         loop {
@@ -400,7 +403,8 @@ fn sign_at_root(mut x: RealRoot, q: &UPoly) -> i32 {
         return q.lc().signum();
     }
     let mut gcd_checked = false;
-    for round in 0.. {
+    let mut round = 0u32;
+    loop {
         if q.descartes_bound(&x.lo, &x.hi) == 0 {
             // q has no root in (lo, hi), so its sign there is its sign at the root.
             return q.sign_at(&((&x.lo + &x.hi) / two()));
@@ -416,14 +420,15 @@ fn sign_at_root(mut x: RealRoot, q: &UPoly) -> i32 {
         if let Some(r) = x.bisect() {
             return q.sign_at(&r);
         }
+        round = round.saturating_add(1);
     }
-    unreachable!("the refinement loop returns")
 }
 
 /// Compares two roots exactly on local copies.
 fn cmp_roots(mut x: RealRoot, mut y: RealRoot) -> Ordering {
     let mut equality_checked = false;
-    for round in 0.. {
+    let mut round = 0u32;
+    loop {
         if x.hi <= y.lo {
             return Ordering::Less;
         }
@@ -445,8 +450,8 @@ fn cmp_roots(mut x: RealRoot, mut y: RealRoot) -> Ordering {
         } else if let Some(r) = y.bisect() {
             return x.cmp_rational(&r);
         }
+        round = round.saturating_add(1);
     }
-    unreachable!("the refinement loop returns")
 }
 
 impl Ord for Algebraic {

@@ -6,7 +6,7 @@
 //! returned has endpoints at which the polynomial does not vanish.
 
 use crate::error::CadError;
-use crate::upoly::UPoly;
+use crate::upoly::{pow2, UPoly};
 use num_traits::Zero;
 use polys::{BigInt, BigRational, Coeff, Int};
 
@@ -119,17 +119,78 @@ fn root_bound_log2(p: &UPoly) -> u64 {
 fn positive_roots(p: &UPoly, k: u64) -> Vec<RootInterval> {
     let mut leaves = Vec::new();
     vca(p.scale_pow2(k), Int::zero(), 0, &mut leaves);
-    let scale = BigRational::from_integer(BigInt::from(1u8) << k);
+    // Leaf (a, j) stands for (a 2^k / 2^j, (a + 1) 2^k / 2^j): numerators over 2^e.
+    let over = |a: &Int, j: u64| -> (Int, u64) {
+        if j >= k {
+            (a.clone(), j - k)
+        } else {
+            (a * &pow2(k - j), 0)
+        }
+    };
     leaves
         .into_iter()
         .map(|l| match l {
-            Leaf::Point { a, j } => RootInterval::Exact(dyadic(&a, j) * &scale),
-            Leaf::Open { a, j } => RootInterval::Open {
-                lo: dyadic(&a, j) * &scale,
-                hi: dyadic(&(&a + &Int::one()), j) * &scale,
-            },
+            Leaf::Point { a, j } => {
+                let (n, e) = over(&a, j);
+                RootInterval::Exact(dyadic(&n, e))
+            }
+            Leaf::Open { a, j } => {
+                let (lo, e) = over(&a, j);
+                let (hi, _) = over(&(&a + &Int::one()), j);
+                exact_if_rational_dyadic(p, lo, hi, e)
+            }
         })
         .collect()
+}
+
+/// [`exact_if_rational`] for the dyadic interval `(lo / 2^e, hi / 2^e)` of a root of `p`,
+/// in integer arithmetic (the bisection's intervals are dyadic, and rational arithmetic
+/// would cost a gcd per operation).
+fn exact_if_rational_dyadic(p: &UPoly, mut lo: Int, mut hi: Int, mut e: u64) -> RootInterval {
+    let lc = p.lc().abs();
+    if lc.bits() <= 64 {
+        // The sign of p just right of lo: an end may be a neighbouring root that the
+        // bisection hit (detach_ends moves it later), and at a simple root p' gives it.
+        let lo_sign = match p.sign_at_dyadic(&lo, e) {
+            0 => p.derivative().sign_at_dyadic(&lo, e),
+            s => s,
+        };
+        loop {
+            // Multiples w / lc in (lo, hi]: w in (floor(lo lc / 2^e), floor(hi lc / 2^e)].
+            let d = pow2(e);
+            let (a, _) = (&lo * &lc).div_mod_floor(&d);
+            let (b, _) = (&hi * &lc).div_mod_floor(&d);
+            if &b - &a <= Int::from(2) {
+                let mut w = &a + &Int::one();
+                let hi_lc = &hi * &lc;
+                // w / lc < hi / 2^e: the end hi itself may be another root.
+                while w <= b && &w * &d < hi_lc {
+                    // The interval holds one root, so a rational root in it is that root.
+                    if p.eval_homogeneous(&w, &lc).is_zero() {
+                        return RootInterval::Exact(BigRational::new(
+                            w.to_bigint(),
+                            lc.to_bigint(),
+                        ));
+                    }
+                    w = &w + &Int::one();
+                }
+                break;
+            }
+            let mid = &lo + &hi;
+            lo = &lo + &lo;
+            hi = &hi + &hi;
+            e += 1;
+            match p.sign_at_dyadic(&mid, e) {
+                0 => return RootInterval::Exact(dyadic(&mid, e)),
+                s if s == lo_sign => lo = mid,
+                _ => hi = mid,
+            }
+        }
+    }
+    RootInterval::Open {
+        lo: dyadic(&lo, e),
+        hi: dyadic(&hi, e),
+    }
 }
 
 /// Shrinks an interval around a simple root of `s` whose ends may be other roots of `s`
@@ -215,6 +276,49 @@ pub(crate) fn isolate_square_free(s: &UPoly) -> Vec<RootInterval> {
     out.into_iter().map(|r| detach_ends(s, r)).collect()
 }
 
+/// Turns an isolated rational root into an exact one. A rational root `u/q` of the
+/// integer polynomial `s` has `q | lc(s)`, so it is a multiple of `1/lc`; once the interval
+/// is narrower than `1/|lc|` it holds at most one such multiple, and one evaluation
+/// decides (the refinement stops as soon as at most two multiples remain, which are then
+/// tested). Skipped when `lc` has more than 64 bits (the refinement would cost that many
+/// bisections); the root then stays an interval, which is still correct.
+fn exact_if_rational(s: &UPoly, r: RootInterval) -> RootInterval {
+    let RootInterval::Open { lo, hi } = &r else {
+        return r;
+    };
+    let lc = s.lc().abs();
+    if lc.bits() > 64 {
+        return r;
+    }
+    let lc_q = BigRational::from_integer(lc.to_bigint());
+    // Multiples of 1/lc in (lo, hi]: w/lc for w in (floor(lo lc), floor(hi lc)].
+    let candidates = |lo: &BigRational, hi: &BigRational| {
+        (
+            (lo * &lc_q).floor().to_integer(),
+            (hi * &lc_q).floor().to_integer(),
+        )
+    };
+    let few = |lo: &BigRational, hi: &BigRational| {
+        let (a, b) = candidates(lo, hi);
+        b - a <= BigInt::from(2u8)
+    };
+    let refined = refine_interval(s, lo.clone(), hi.clone(), few);
+    let RootInterval::Open { lo, hi } = &refined else {
+        return refined;
+    };
+    let (a, b) = candidates(lo, hi);
+    let mut w = a + BigInt::from(1u8);
+    while w <= b {
+        let x = BigRational::new(w.clone(), lc.to_bigint());
+        // The interval holds one root, so a rational root found in it is that root.
+        if s.sign_at(&x) == 0 {
+            return RootInterval::Exact(x);
+        }
+        w += BigInt::from(1u8);
+    }
+    refined
+}
+
 /// Bisects `(lo, hi)`, which contains exactly one root of `p`, a root at which `p` changes
 /// sign, until `done(lo, hi)` holds or a midpoint hits the root.
 fn refine_interval(
@@ -250,7 +354,34 @@ pub fn refine_root(p: &UPoly, r: &RootInterval, width: &BigRational) -> RootInte
 /// The number of distinct real roots of `p` in the open interval `(lo, hi)` (0 when
 /// `lo >= hi`).
 pub fn count_roots(p: &UPoly, lo: &BigRational, hi: &BigRational) -> Result<usize, CadError> {
-    Ok(isolate_roots_in(p, lo, hi)?.len())
+    Ok(leaves_in(p, lo, hi)?.map_or(0, |(_, leaves)| leaves.len()))
+}
+
+/// The square-free part of `p` and the bisection leaves of its roots in `(lo, hi)` moved
+/// onto (0, 1); `None` when there is nothing to isolate.
+fn leaves_in(
+    p: &UPoly,
+    lo: &BigRational,
+    hi: &BigRational,
+) -> Result<Option<(UPoly, Vec<Leaf>)>, CadError> {
+    if p.is_zero() {
+        return Err(CadError::ZeroPolynomial);
+    }
+    if lo >= hi || p.degree() == 0 {
+        return Ok(None);
+    }
+    let s = p.square_free_part();
+    let mut q = s.onto_unit_interval(lo, hi);
+    // Roots on the boundary are outside the open interval; divide them out.
+    q = q.shift_down(q.trailing_zeros());
+    if q.eval(&Int::one()).is_zero() {
+        q = q
+            .div_exact(&UPoly::from_i64s(&[-1, 1]))
+            .expect("x - 1 divides a polynomial vanishing at 1");
+    }
+    let mut leaves = Vec::new();
+    vca(q, Int::zero(), 0, &mut leaves);
+    Ok(Some((s, leaves)))
 }
 
 /// The distinct real roots of `p` in the open interval `(lo, hi)`, sorted increasingly.
@@ -259,36 +390,24 @@ pub fn isolate_roots_in(
     lo: &BigRational,
     hi: &BigRational,
 ) -> Result<Vec<RootInterval>, CadError> {
-    if p.is_zero() {
-        return Err(CadError::ZeroPolynomial);
-    }
-    if lo >= hi || p.degree() == 0 {
+    let Some((s, leaves)) = leaves_in(p, lo, hi)? else {
         return Ok(Vec::new());
-    }
-    let s = p.square_free_part();
-    let mut q = s.onto_unit_interval(lo, hi);
-    // Roots on the boundary are outside the open interval; divide them out.
-    q = q.shift_down(q.trailing_zeros());
-    let one_minus_x = UPoly::from_i64s(&[-1, 1]);
-    if q.eval(&Int::one()).is_zero() {
-        q = q
-            .div_exact(&one_minus_x)
-            .expect("x - 1 divides a polynomial vanishing at 1");
-    }
-    let mut leaves = Vec::new();
-    vca(q, Int::zero(), 0, &mut leaves);
+    };
     let w = hi - lo;
     let at = |a: &Int, j: u64| lo + &w * dyadic(a, j);
     Ok(leaves
         .into_iter()
         .map(|l| match l {
             Leaf::Point { a, j } => RootInterval::Exact(at(&a, j)),
-            Leaf::Open { a, j } => detach_ends(
+            Leaf::Open { a, j } => exact_if_rational(
                 &s,
-                RootInterval::Open {
-                    lo: at(&a, j),
-                    hi: at(&(&a + &Int::one()), j),
-                },
+                detach_ends(
+                    &s,
+                    RootInterval::Open {
+                        lo: at(&a, j),
+                        hi: at(&(&a + &Int::one()), j),
+                    },
+                ),
             ),
         })
         .collect())
@@ -414,6 +533,7 @@ mod tests {
         );
         let inside = isolate_roots_in(&p, &rational(2, 1), &rational(3, 1)).unwrap();
         assert_eq!(inside.len(), 1);
-        assert!(inside[0].lo() < &rational(7, 3) && &rational(7, 3) < inside[0].hi());
+        // 7/3 is rational with denominator dividing lc = 3: found exactly.
+        assert_eq!(inside[0], RootInterval::Exact(rational(7, 3)));
     }
 }

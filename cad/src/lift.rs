@@ -302,7 +302,7 @@ impl Lifter<'_> {
             )));
         }
         // Checking the clock every 64 cells keeps the cost negligible.
-        if made % 64 == 0
+        if made.is_multiple_of(64)
             && self
                 .stats
                 .deadline
