@@ -10,6 +10,7 @@
 
 mod algebraic;
 mod error;
+mod float_interval;
 mod interval;
 mod isolate;
 mod sign;

@@ -14,6 +14,7 @@
 
 use crate::algebraic::Algebraic;
 use crate::error::CadError;
+use crate::float_interval::FloatInterval;
 use crate::interval::Interval;
 use crate::isolate::{isolate_roots, RootInterval};
 use crate::upoly::UPoly;
@@ -121,7 +122,8 @@ pub fn sign_at(p: &Poly, point: &[Algebraic], stats: &SignStats) -> Result<i32, 
     }
     roots.retain(|(v, _)| q.has_var(*v));
 
-    // Stage 2: interval arithmetic, refined a few times.
+    // Stage 2: interval arithmetic over the isolating intervals, refined a few times:
+    // outward-rounded f64 first (cheap), exact rationals only where f64 went out of range.
     for round in 0..=INTERVAL_ROUNDS {
         if round > 0 {
             refine_all(&mut q, &mut roots, BISECTIONS_PER_ROUND);
@@ -131,7 +133,11 @@ pub fn sign_at(p: &Poly, point: &[Algebraic], stats: &SignStats) -> Result<i32, 
                 return Ok(c.signum());
             }
         }
-        if let Some(s) = enclosure(&q, &roots).sign() {
+        let s = match float_enclosure(&q, &roots) {
+            Some(f) if f.lo.is_finite() && f.hi.is_finite() => f.sign(),
+            _ => enclosure(&q, &roots).sign(),
+        };
+        if let Some(s) = s {
             stats.interval.fetch_add(1, Relaxed);
             return Ok(s);
         }
@@ -182,6 +188,17 @@ fn enclosure(q: &Poly, roots: &[(usize, Algebraic)]) -> Interval {
         boxes[*v] = Interval::new(lo, hi);
     }
     Interval::enclose(q, &boxes)
+}
+
+/// An f64 enclosure of `q` over the isolating intervals of `roots`.
+fn float_enclosure(q: &Poly, roots: &[(usize, Algebraic)]) -> Option<FloatInterval> {
+    let zero = FloatInterval { lo: 0.0, hi: 0.0 };
+    let mut boxes = vec![zero; q.nvars()];
+    for (v, a) in roots {
+        let (lo, hi) = a.bounds();
+        boxes[*v] = FloatInterval::hull(&lo, &hi)?;
+    }
+    FloatInterval::enclose(q, &boxes)
 }
 
 /// Stage 3 with several algebraic coordinates.
