@@ -96,19 +96,30 @@ impl CEmitter<'_> {
                 upper,
                 body,
             } => {
-                let p = self.vars.name(*var);
-                let mut conds = Vec::new();
-                if let Some(l) = lower {
-                    conds.push(format!("{p} >= {}", self.expr(l)?));
-                }
-                if let Some(u) = upper {
-                    conds.push(format!("{p} <= {}", self.expr(u)?));
-                }
+                let conds = self.guard_conditions(*var, lower, upper)?;
                 let _ = write!(out, "{pad}if ({})", conds.join(" && "));
                 self.block(body, depth, out)?;
             }
         }
         Ok(())
+    }
+
+    /// `p >= lower` and `p <= upper` for the sides a guard has.
+    pub fn guard_conditions(
+        &self,
+        var: usize,
+        lower: &Option<Expr>,
+        upper: &Option<Expr>,
+    ) -> Result<Vec<String>, CPrintError> {
+        let p = self.vars.name(var);
+        let mut conds = Vec::new();
+        if let Some(l) = lower {
+            conds.push(format!("{p} >= {}", self.expr(l)?));
+        }
+        if let Some(u) = upper {
+            conds.push(format!("{p} <= {}", self.expr(u)?));
+        }
+        Ok(conds)
     }
 
     fn block(&self, body: &[Node], depth: usize, out: &mut String) -> Result<(), CPrintError> {

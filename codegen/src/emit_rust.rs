@@ -91,14 +91,7 @@ fn node(c: &CEmitter, n: &Node, depth: usize, out: &mut String) -> Result<(), CP
             upper,
             body,
         } => {
-            let p = c.vars.name(*var);
-            let mut conds = Vec::new();
-            if let Some(l) = lower {
-                conds.push(format!("{p} >= {}", c.expr(l)?));
-            }
-            if let Some(u) = upper {
-                conds.push(format!("{p} <= {}", c.expr(u)?));
-            }
+            let conds = c.guard_conditions(*var, lower, upper)?;
             let _ = writeln!(out, "{pad}if {} {{", conds.join(" && "));
             for b in body {
                 node(c, b, depth + 1, out)?;

@@ -20,6 +20,22 @@ pub enum Emit {
     Rust,
 }
 
+/// How to generate: shared by `gen` and `verify`.
+#[derive(Args, Debug, Clone)]
+pub struct Choices {
+    /// Iterator order, outermost first, e.g. `--order j,i`, or `--order brown` for Brown's
+    /// heuristic (lowest degree innermost). Default: file order.
+    #[arg(long, value_delimiter = ',')]
+    pub order: Option<Vec<String>>,
+    /// Constraints on the parameters, e.g. `--context "n >= 1"`.
+    #[arg(long)]
+    pub context: Option<String>,
+    /// Assert that the domain is convex: sections are then covered by the code of a
+    /// neighbouring sector (inferred without the flag for polyhedra).
+    #[arg(long)]
+    pub convex: bool,
+}
+
 /// Resource limits of every command that runs a CAD.
 #[derive(Args, Debug, Clone, Copy)]
 pub struct Limits {
@@ -59,17 +75,8 @@ pub struct GenArgs {
     pub output: Option<PathBuf>,
     #[arg(long, value_enum, default_value = "c")]
     pub emit: Emit,
-    /// Iterator order, outermost first, e.g. `--order j,i`, or `--order brown` for Brown's
-    /// heuristic (lowest degree innermost). Default: file order.
-    #[arg(long, value_delimiter = ',')]
-    pub order: Option<Vec<String>>,
-    /// Constraints on the parameters, e.g. `--context "n >= 1"`.
-    #[arg(long)]
-    pub context: Option<String>,
-    /// Assert that the domain is convex: sections are then covered by the code of a
-    /// neighbouring sector (inferred without the flag for polyhedra).
-    #[arg(long)]
-    pub convex: bool,
+    #[command(flatten)]
+    pub choices: Choices,
     /// Print decomposition statistics to standard error.
     #[arg(long)]
     pub stats: bool,
@@ -179,13 +186,8 @@ pub fn emit(g: &Generated, emit: Emit) -> Result<String, Diagnostic> {
 }
 
 pub fn run(args: GenArgs) -> Result<(), Diagnostic> {
-    let (g, stats) = generate_file(
-        &args.file,
-        &args.order,
-        &args.context,
-        args.convex,
-        args.limits,
-    )?;
+    let c = &args.choices;
+    let (g, stats) = generate_file(&args.file, &c.order, &c.context, c.convex, args.limits)?;
     let text = emit(&g, args.emit)?;
     if args.stats {
         eprintln!(

@@ -18,15 +18,8 @@ pub struct VerifyArgs {
     /// the domain has parameters.
     #[arg(long = "params", value_name = "NAME=VALUE,...")]
     pub params: Vec<String>,
-    /// Iterator order, outermost first, or `brown` for Brown's heuristic.
-    #[arg(long, value_delimiter = ',')]
-    pub order: Option<Vec<String>>,
-    /// Constraints on the parameters.
-    #[arg(long)]
-    pub context: Option<String>,
-    /// Assert that the domain is convex (see `polyscan gen --help`).
-    #[arg(long)]
-    pub convex: bool,
+    #[command(flatten)]
+    pub choices: super::gen::Choices,
 }
 
 /// Parses `n=5,m=3` against the parameter list.
@@ -68,13 +61,8 @@ fn verify_error(e: VerifyError) -> Diagnostic {
 }
 
 pub fn run(args: VerifyArgs) -> Result<(), Diagnostic> {
-    let (g, _) = generate_file(
-        &args.file,
-        &args.order,
-        &args.context,
-        args.convex,
-        args.limits,
-    )?;
+    let c = &args.choices;
+    let (g, _) = generate_file(&args.file, &c.order, &c.context, c.convex, args.limits)?;
     let names: Vec<String> = g.vars.names()[..g.nparams].to_vec();
     let sets: Vec<Vec<i64>> = if args.params.is_empty() {
         if g.nparams > 0 {
