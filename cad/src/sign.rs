@@ -124,7 +124,10 @@ pub fn sign_at(p: &Poly, point: &[Algebraic], stats: &SignStats) -> Result<i32, 
 
     // Stage 2: interval arithmetic over the isolating intervals, refined a few times:
     // outward-rounded f64 first (cheap), exact rationals only where f64 went out of range.
-    for round in 0..=INTERVAL_ROUNDS {
+    // With one algebraic coordinate left the exact univariate test is cheaper than
+    // refining towards a sign that may be 0: one refinement round at most.
+    let rounds = if roots.len() == 1 { 1 } else { INTERVAL_ROUNDS };
+    for round in 0..=rounds {
         if round > 0 {
             refine_all(&mut q, &mut roots, BISECTIONS_PER_ROUND);
             if let Some(c) = q.constant_value() {
