@@ -29,7 +29,7 @@ pub enum Round {
 /// Bounds that cannot (yet) be written exactly.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum BoundError {
-    #[error("a loop bound is a root of degree {degree} in {var}; exact bounds of degree 3 and more are not supported yet")]
+    #[error("a loop bound is a root of degree {degree} in {var}; exact bounds of degree 3 and more are supported only for x^k = value (binomials) so far")]
     Degree { degree: u32, var: String },
     #[error("internal: {0}")]
     Internal(String),
@@ -110,6 +110,18 @@ pub fn root_bound(
             }
             .simplified()
         }
+        n if n >= 4 && coeffs[1..n - 1].iter().all(Poly::is_zero) => {
+            // a x^e + c: x^e = -c/a, an integer e-th root of a rational function.
+            let e = (n - 1) as u32;
+            let (a, c) = (&coeffs[n - 1], &coeffs[0]);
+            let sc = sign_at(c, site.prefix, site.stats)
+                .map_err(|e| BoundError::Internal(e.to_string()))?;
+            // |x|^e = |c|/a; the root is -|.|^(1/e) for the lower of two roots or when
+            // x^e is negative (odd e).
+            let abs_c = if sc > 0 { c.clone() } else { c.neg() };
+            let negative = sc > 0 || (e % 2 == 0 && m == 2 && j == 1);
+            return Ok(binomial_root(abs_c, a.clone(), e, negative, round));
+        }
         n => {
             return Err(BoundError::Degree {
                 degree: n.saturating_sub(1) as u32,
@@ -123,6 +135,53 @@ pub fn root_bound(
         Round::Upper => floor_or_ceil(root, false),
         Round::StrictUpper => floor_or_ceil(root, true).plus(-1),
     })
+}
+
+/// The bound for the root `±(num/den)^(1/e)` (num >= 0, den > 0 on the cell):
+/// `floor(z) = floor(floor(y)^(1/e))` for `y >= 0` because `t -> t^(1/e)` is increasing
+/// and crosses integers only at integer arguments; `floor(-z) = -ceil(z)`.
+fn binomial_root(num: Poly, den: Poly, e: u32, negative: bool, round: Round) -> Expr {
+    if num.is_zero() {
+        // The root is 0 on the whole cell.
+        return Expr::constant(match round {
+            Round::StrictLower => 1,
+            Round::StrictUpper => -1,
+            Round::Lower | Round::Upper => 0,
+        });
+    }
+    let z = |ceil: bool| {
+        let y = Root::Rational {
+            num: num.clone(),
+            den: den.clone(),
+        }
+        .rounded(ceil);
+        Expr::Root {
+            arg: Box::new(y),
+            k: e,
+            ceil,
+        }
+    };
+    // floor and ceil of the signed root.
+    let floor = |()| {
+        if negative {
+            Expr::Neg(Box::new(z(true)))
+        } else {
+            z(false)
+        }
+    };
+    let ceil = |()| {
+        if negative {
+            Expr::Neg(Box::new(z(false)))
+        } else {
+            z(true)
+        }
+    };
+    match round {
+        Round::StrictLower => floor(()).plus(1),
+        Round::Lower => ceil(()),
+        Round::Upper => floor(()),
+        Round::StrictUpper => ceil(()).plus(-1),
+    }
 }
 
 /// `num / den` (den > 0 on the cell) rounded as asked.

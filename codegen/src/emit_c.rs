@@ -26,6 +26,25 @@ static inline int64_t ps_isqrt(int64_t n) {
   }
 }
 static inline int64_t ps_ceil_sqrt(int64_t n) { int64_t s = ps_isqrt(n); return s * s == n ? s : s + 1; }
+/* b^k <= n for b >= 0, without overflow. */
+static inline int ps_pow_le(int64_t b, int k, int64_t n) {
+  int64_t r = 1;
+  for (int i = 0; i < k; i++) { if (b != 0 && r > n / b) return 0; r *= b; }
+  return 1;
+}
+/* floor(n^(1/k)) for n >= 0: doubling, then bisection keeping lo^k <= n < hi^k. */
+static inline int64_t ps_iroot(int64_t n, int k) {
+  if (n < 2) return n;
+  int64_t lo = 1, hi = 2;
+  while (ps_pow_le(hi, k, n)) { lo = hi; hi *= 2; }
+  while (hi - lo > 1) { int64_t mid = lo + (hi - lo) / 2; if (ps_pow_le(mid, k, n)) lo = mid; else hi = mid; }
+  return lo;
+}
+static inline int64_t ps_ceil_iroot(int64_t n, int k) {
+  int64_t s = ps_iroot(n, k), p = 1;
+  for (int i = 0; i < k; i++) p *= s;
+  return p == n ? s : s + 1;
+}
 "#;
 
 /// Options of the C printer.
@@ -194,6 +213,10 @@ impl CEmitter<'_> {
             ),
             Expr::Isqrt(p) => (format!("ps_isqrt({})", p.to_c(self.vars)?), false),
             Expr::CeilSqrt(p) => (format!("ps_ceil_sqrt({})", p.to_c(self.vars)?), false),
+            Expr::Root { arg, k, ceil } => {
+                let f = if *ceil { "ps_ceil_iroot" } else { "ps_iroot" };
+                (format!("{f}({}, {k})", self.expr(arg)?), false)
+            }
             Expr::Max(es) | Expr::Min(es) => {
                 let f = if matches!(e, Expr::Max(_)) {
                     "ps_max"

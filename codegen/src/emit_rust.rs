@@ -29,6 +29,22 @@ fn ps_isqrt(n: i64) -> i64 {
 }
 #[allow(dead_code)]
 fn ps_ceil_sqrt(n: i64) -> i64 { let s = ps_isqrt(n); if s * s == n { s } else { s + 1 } }
+#[allow(dead_code)]
+fn ps_pow_le(b: i64, k: i32, n: i64) -> bool {
+    let mut r: i64 = 1;
+    for _ in 0..k { if b != 0 && r > n / b { return false; } r *= b; }
+    true
+}
+#[allow(dead_code)]
+fn ps_iroot(n: i64, k: i32) -> i64 {
+    if n < 2 { return n; }
+    let (mut lo, mut hi) = (1i64, 2i64);
+    while ps_pow_le(hi, k, n) { lo = hi; hi *= 2; }
+    while hi - lo > 1 { let mid = lo + (hi - lo) / 2; if ps_pow_le(mid, k, n) { lo = mid; } else { hi = mid; } }
+    lo
+}
+#[allow(dead_code)]
+fn ps_ceil_iroot(n: i64, k: i32) -> i64 { let s = ps_iroot(n, k); if s.pow(k as u32) == n { s } else { s + 1 } }
 "#;
 
 /// Prints the Rust function; reuses the C printer's expressions, which are valid Rust

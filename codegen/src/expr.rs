@@ -19,6 +19,12 @@ pub enum Expr {
     Isqrt(Poly),
     /// `ceil(sqrt(arg))`; `arg >= 0` wherever evaluated.
     CeilSqrt(Poly),
+    /// `floor(arg^(1/k))` or, with `ceil`, `ceil(arg^(1/k))`; `arg >= 0`, `k >= 3`.
+    Root {
+        arg: Box<Expr>,
+        k: u32,
+        ceil: bool,
+    },
     Max(Vec<Expr>),
     Min(Vec<Expr>),
 }
@@ -98,6 +104,18 @@ impl Expr {
                     s
                 }
             }
+            Expr::Root { arg, k, ceil } => {
+                let v = arg.eval(point)?;
+                if v.signum() < 0 {
+                    return Err(EvalError::NegativeRoot);
+                }
+                let r = Int::from(v.to_bigint().nth_root(*k));
+                if *ceil && r.pow(*k) != v {
+                    r.add(&Int::from(1))
+                } else {
+                    r
+                }
+            }
             Expr::Max(es) | Expr::Min(es) => {
                 let mut best: Option<Int> = None;
                 for e in es {
@@ -126,12 +144,21 @@ impl Expr {
                 es.iter().map(Expr::nvars).max().unwrap_or(0)
             }
             Expr::FloorDiv(n, d) | Expr::CeilDiv(n, d) => n.nvars().max(d.nvars()),
-            Expr::Neg(e) => e.nvars(),
+            Expr::Neg(e) | Expr::Root { arg: e, .. } => e.nvars(),
         }
     }
 
-    /// Replaces variable `var` by `value` everywhere.
+    /// Replaces variable `var` by `value` everywhere; an expression left without
+    /// variables is folded to its value.
     pub fn subst(&self, var: usize, value: &Poly) -> Expr {
+        let e = self.subst_unfolded(var, value);
+        match e.constant_value() {
+            Some(v) if !matches!(e, Expr::Poly(_)) => Expr::Poly(Poly::constant(v)),
+            _ => e,
+        }
+    }
+
+    fn subst_unfolded(&self, var: usize, value: &Poly) -> Expr {
         let sp = |p: &Poly| p.subst(var, value);
         let se = |es: &[Expr]| es.iter().map(|e| e.subst(var, value)).collect();
         match self {
@@ -142,6 +169,11 @@ impl Expr {
             Expr::CeilDiv(n, d) => Expr::CeilDiv(Box::new(n.subst(var, value)), sp(d)),
             Expr::Isqrt(p) => Expr::Isqrt(sp(p)),
             Expr::CeilSqrt(p) => Expr::CeilSqrt(sp(p)),
+            Expr::Root { arg, k, ceil } => Expr::Root {
+                arg: Box::new(arg.subst(var, value)),
+                k: *k,
+                ceil: *ceil,
+            },
             Expr::Max(es) => Expr::Max(se(es)),
             Expr::Min(es) => Expr::Min(se(es)),
         }

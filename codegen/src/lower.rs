@@ -365,7 +365,7 @@ fn body_is_total(body: &[Node]) -> bool {
         match e {
             Expr::Poly(_) | Expr::Isqrt(_) | Expr::CeilSqrt(_) => true,
             Expr::Sum(es) | Expr::Max(es) | Expr::Min(es) => es.iter().all(expr_ok),
-            Expr::Neg(e) => expr_ok(e),
+            Expr::Neg(e) | Expr::Root { arg: e, .. } => expr_ok(e),
             Expr::FloorDiv(n, d) | Expr::CeilDiv(n, d) => {
                 d.constant_value().is_some_and(|c| c.signum() > 0) && expr_ok(n)
             }
