@@ -119,7 +119,7 @@ pub fn root_bound(
             // |x|^e = |c|/a; the root is -|.|^(1/e) for the lower of two roots or when
             // x^e is negative (odd e).
             let abs_c = if sc > 0 { c.clone() } else { c.neg() };
-            let negative = sc > 0 || (e % 2 == 0 && m == 2 && j == 1);
+            let negative = sc > 0 || (e.is_multiple_of(2) && m == 2 && j == 1);
             return Ok(binomial_root(abs_c, a.clone(), e, negative, round));
         }
         n => {
