@@ -120,7 +120,15 @@ pub fn split(p: &Program, opts: SearchOptions) -> Result<Regions, LaError> {
             .collect();
     }
     let mut candidates: Vec<Candidate> = Vec::new();
-    for point in &grid {
+    // The nominal sizes first: at degenerate grid points (a size of 1) a product of the
+    // same cost is named differently (GEMV for GEMM), and ties go to earlier candidates.
+    let nominal: Vec<(String, u64)> = p
+        .sizes
+        .iter()
+        .filter(|(n, _)| open.contains(n))
+        .cloned()
+        .collect();
+    for point in std::iter::once(&nominal).chain(&grid) {
         let q = at_sizes(p, point);
         let sol = solve(&q, opts)?;
         // Kernel names with their operands: two parenthesisations share the names.
@@ -141,6 +149,10 @@ pub fn split(p: &Program, opts: SearchOptions) -> Result<Regions, LaError> {
             continue;
         }
         let cost = symbolic_cost(&q, &sol.lowered, &open)?;
+        // A sequence of the same cost polynomial as an earlier one never wins a region.
+        if candidates.iter().any(|c| c.cost.times3 == cost.times3) {
+            continue;
+        }
         candidates.push(Candidate { kernels, cost });
     }
     let vars = Vars::from_names(open.iter().map(String::as_str));
