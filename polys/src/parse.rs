@@ -343,16 +343,7 @@ impl Poly<Int> {
     /// ```
     pub fn parse(src: &str, vars: &mut Vars) -> Result<Poly, ParseError> {
         let toks = lex(src, 0, None)?;
-        let mut p = Parser {
-            src,
-            toks,
-            pos: 0,
-            vars,
-        };
-        if *p.peek() == Tok::End {
-            return Err(p.err("empty input: expected a polynomial"));
-        }
-        let e = p.expr()?;
+        let (e, p) = parse_one(src, toks, vars, "empty input: expected a polynomial")?;
         if *p.peek() != Tok::End {
             return Err(p.expected("an operator or the end of the polynomial"));
         }
@@ -381,18 +372,30 @@ impl Poly<Int> {
         reserved: &[&str],
     ) -> Result<(Poly, usize), ParseError> {
         let toks = lex(src, start, Some(reserved))?;
-        let mut p = Parser {
-            src,
-            toks,
-            pos: 0,
-            vars,
-        };
-        if *p.peek() == Tok::End {
-            return Err(p.err("expected a polynomial"));
-        }
-        let e = p.expr()?;
+        let (e, p) = parse_one(src, toks, vars, "expected a polynomial")?;
         Ok((e, p.offset()))
     }
+}
+
+/// One polynomial from the tokens, and the parser positioned after it; `empty` is the
+/// message when there is none.
+fn parse_one<'a>(
+    src: &'a str,
+    toks: Vec<(Tok, usize)>,
+    vars: &'a mut Vars,
+    empty: &str,
+) -> Result<(Poly, Parser<'a>), ParseError> {
+    let mut p = Parser {
+        src,
+        toks,
+        pos: 0,
+        vars,
+    };
+    if *p.peek() == Tok::End {
+        return Err(p.err(empty));
+    }
+    let e = p.expr()?;
+    Ok((e, p))
 }
 
 #[cfg(test)]
