@@ -164,6 +164,15 @@ pub fn solve(p: &Program, opts: SearchOptions) -> Result<Solution, LaError> {
                 }
             }
         }
+        for (i, (lhs, rhs)) in q.state.iter().enumerate() {
+            // Statement environments differ only by the properties of earlier outputs,
+            // which rewriting does not need.
+            for alt in rewrites(&env, rhs) {
+                let mut next = q.state.clone();
+                next[i] = (*lhs, alt);
+                alts.push(next);
+            }
+        }
         for next in alts {
             if !seen.insert(state_key(&next)) {
                 continue;
@@ -182,32 +191,6 @@ pub fn solve(p: &Program, opts: SearchOptions) -> Result<Solution, LaError> {
                     seq,
                     state: next,
                 });
-            }
-        }
-        for (i, (lhs, rhs)) in q.state.iter().enumerate() {
-            // Statement environments differ only by the properties of earlier outputs,
-            // which rewriting does not need.
-            for alt in rewrites(&env, rhs) {
-                let mut next = q.state.clone();
-                next[i] = (*lhs, alt);
-                if !seen.insert(state_key(&next)) {
-                    continue;
-                }
-                states += 1;
-                let Ok(l) = lower(&env, &next) else { continue };
-                if l.flops < best.flops {
-                    best = l.clone();
-                    final_solution_s = start.elapsed().as_secs_f64();
-                    final_state = states;
-                }
-                if l.flops <= PRUNE_FACTOR * best.flops {
-                    seq += 1;
-                    heap.push(Queued {
-                        flops: l.flops,
-                        seq,
-                        state: next,
-                    });
-                }
             }
         }
     }
