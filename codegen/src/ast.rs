@@ -26,6 +26,38 @@ pub enum Node {
     Stmt { stmt: usize, args: Vec<Expr> },
 }
 
+impl Node {
+    /// The node with the body of a loop or guard replaced by `f(body)` (statements are
+    /// returned unchanged): the recursion step of every AST pass.
+    pub fn map_body(self, f: impl FnOnce(Vec<Node>) -> Vec<Node>) -> Node {
+        match self {
+            Node::Loop {
+                var,
+                lower,
+                upper,
+                body,
+            } => Node::Loop {
+                var,
+                lower,
+                upper,
+                body: f(body),
+            },
+            Node::Guard {
+                var,
+                lower,
+                upper,
+                body,
+            } => Node::Guard {
+                var,
+                lower,
+                upper,
+                body: f(body),
+            },
+            s @ Node::Stmt { .. } => s,
+        }
+    }
+}
+
 /// Counts of what a program contains, for comparisons with isl.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Shape {

@@ -33,18 +33,7 @@ pub fn drop_redundant_guards(nodes: Vec<Node>) -> Vec<Node> {
                     });
                 }
             }
-            Node::Loop {
-                var,
-                lower,
-                upper,
-                body,
-            } => out.push(Node::Loop {
-                var,
-                lower,
-                upper,
-                body: drop_redundant_guards(body),
-            }),
-            s @ Node::Stmt { .. } => out.push(s),
+            other => out.push(other.map_body(drop_redundant_guards)),
         }
     }
     out
@@ -65,29 +54,7 @@ pub fn inline_single_iterations(nodes: Vec<Node>) -> Vec<Node> {
                 let body = body.iter().map(|b| subst_node(b, var, &l)).collect();
                 out.extend(inline_single_iterations(body));
             }
-            Node::Loop {
-                var,
-                lower,
-                upper,
-                body,
-            } => out.push(Node::Loop {
-                var,
-                lower,
-                upper,
-                body: inline_single_iterations(body),
-            }),
-            Node::Guard {
-                var,
-                lower,
-                upper,
-                body,
-            } => out.push(Node::Guard {
-                var,
-                lower,
-                upper,
-                body: inline_single_iterations(body),
-            }),
-            s @ Node::Stmt { .. } => out.push(s),
+            other => out.push(other.map_body(inline_single_iterations)),
         }
     }
     out
