@@ -10,11 +10,8 @@ use cad::{Cad, LiftStats};
 use polys::Vars;
 use std::time::{Duration, Instant};
 
-struct Case {
-    name: &'static str,
-    vars: &'static [&'static str],
-    constraints: &'static [&'static str],
-}
+#[path = "../tests/common/seed_domains.rs"]
+mod seed_domains;
 
 const RECT: [&str; 4] = ["1 <= X", "X <= 12", "1 <= Y", "Y <= 6"];
 const TRI: [&str; 3] = ["0 <= X", "0 <= Y", "Y <= p - X"];
@@ -54,42 +51,7 @@ fn main() {
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .collect();
-    let untiled = [
-        Case {
-            name: "nonconvex",
-            vars: &["x", "y"],
-            constraints: &[
-                "10 <= x",
-                "x <= 70",
-                "10 <= y",
-                "y <= 90",
-                "(y - 40)^2 - 30x + 1200 >= 0",
-                "(x - 70)^2 + (y - 80)^2 - 100 >= 0",
-            ],
-        },
-        Case {
-            name: "nonconvex2",
-            vars: &["x", "y"],
-            constraints: &[
-                "1 <= x",
-                "x <= 7",
-                "1 <= y",
-                "y <= 9",
-                "(y - 4)^2 - 3x + 12 >= 0",
-            ],
-        },
-        Case {
-            name: "sphere",
-            vars: &["x", "y", "z"],
-            constraints: &["x^2 + y^2 + z^2 <= 4"],
-        },
-        Case {
-            name: "steinmetz",
-            vars: &["a", "x", "y", "z"],
-            constraints: &["x^2 + y^2 <= a^2", "y^2 + z^2 <= a^2", "x^2 + z^2 <= a^2"],
-        },
-    ];
-    let mut cases: Vec<(String, Vec<&str>, Vec<String>)> = untiled
+    let mut cases: Vec<(String, Vec<&str>, Vec<String>)> = seed_domains::CASES
         .iter()
         .map(|c| {
             (

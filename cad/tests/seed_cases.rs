@@ -11,59 +11,9 @@ fn conj(vars: &Vars, constraints: &[&str]) -> Formula {
     Formula::conjunction(vars, constraints).expect("constraints parse")
 }
 
-struct Case {
-    name: &'static str,
-    vars: &'static [&'static str],
-    constraints: &'static [&'static str],
-    /// Inclusive box per variable for the brute-force scan.
-    bx: &'static [(i64, i64)],
-}
-
-const CASES: &[Case] = &[
-    Case {
-        name: "nonconvex2 (D3), y above x",
-        vars: &["x", "y"],
-        constraints: &[
-            "1 <= x",
-            "x <= 7",
-            "1 <= y",
-            "y <= 9",
-            "(y - 4)^2 - 3x + 12 >= 0",
-        ],
-        bx: &[(-1, 14), (-3, 12)],
-    },
-    Case {
-        name: "nonconvex",
-        vars: &["x", "y"],
-        constraints: &[
-            "10 <= x",
-            "x <= 70",
-            "10 <= y",
-            "y <= 90",
-            "(y - 40)^2 - 30x + 1200 >= 0",
-            "(x - 70)^2 + (y - 80)^2 - 100 >= 0",
-        ],
-        bx: &[(8, 72), (8, 92)],
-    },
-    Case {
-        name: "sphere",
-        vars: &["x", "y", "z"],
-        constraints: &["x^2 + y^2 + z^2 <= 4"],
-        bx: &[(-3, 3), (-3, 3), (-3, 3)],
-    },
-    Case {
-        name: "steinmetz",
-        vars: &["a", "x", "y", "z"],
-        constraints: &["x^2 + y^2 <= a^2", "y^2 + z^2 <= a^2", "x^2 + z^2 <= a^2"],
-        bx: &[(-3, 3), (-4, 4), (-4, 4), (-4, 4)],
-    },
-    Case {
-        name: "tri (untiled, parameter p)",
-        vars: &["p", "x", "y"],
-        constraints: &["0 <= x", "0 <= y", "y <= p - x"],
-        bx: &[(-2, 5), (-2, 7), (-2, 7)],
-    },
-];
+#[path = "common/seed_domains.rs"]
+mod seed_domains;
+use seed_domains::{Case, CASES};
 
 /// Exact truth of `f` at a sample by an independent route: rational samples through
 /// exact rational evaluation; algebraic ones by the cad sign routine (the only exact
