@@ -2,7 +2,9 @@
 
 use crate::ast::Node;
 use crate::error::GenError;
+use crate::expr::Expr;
 use crate::input::Problem;
+use crate::linear::{LinearInput, Separation};
 use crate::lower::Lowering;
 use cad::formula::{Atom, Formula, Rel};
 use cad::{Cad, LiftStats};
@@ -18,6 +20,17 @@ pub struct GenOptions {
     pub context: Option<Formula>,
     /// Assert that the domain is convex (enables section elimination beyond polyhedra).
     pub convex: bool,
+    /// Constraints that hold wherever a statement's domain does (over the file's
+    /// variables); they only prune the decomposition (tiling's overapproximation).
+    pub pruning: Vec<Formula>,
+    /// Per statement: the values its macro receives, as polynomials over the file's
+    /// variables (tiling passes the original coordinates); `None`: its iterators.
+    pub calls: Option<Vec<Vec<Poly>>>,
+    /// Scan by Fourier–Motzkin elimination where every constraint is linear in each loop
+    /// variable with a coefficient of known sign (see `linear`); the CAD otherwise.
+    pub linear: bool,
+    /// Full/partial tile separation for the linear scanner (over the file's variables).
+    pub separation: Option<Separation>,
 }
 
 /// A generated program and what it was generated from.
@@ -29,7 +42,15 @@ pub struct Generated {
     /// Statement names and iterator counts, in file order.
     pub statements: Vec<(String, usize)>,
     pub nodes: Vec<Node>,
-    pub cad: Cad,
+    /// The decomposition, unless the linear scanner produced the loops.
+    pub cad: Option<Cad>,
+    /// Per statement: its domain over the loop variables (with schedule equalities).
+    pub formulas: Vec<Formula>,
+    /// Constraints that hold wherever a domain does (context, caller's pruning).
+    pub pruning: Vec<Formula>,
+    /// Per statement: its macro's arguments over the loop variables, when they are not
+    /// simply its iterators.
+    pub calls: Option<Vec<Vec<Poly>>>,
     /// Number of schedule dimensions (loop variables after the parameters).
     pub ntime: usize,
     /// Per statement: the loop variable holding each of its iterators.
@@ -100,7 +121,7 @@ pub fn generate(
     names.extend(position.iter().map(|&p| file_vars.name(nparams + p)));
     let vars = Vars::from_names(names);
     let mut formulas = Vec::with_capacity(problem.statements.len());
-    let mut stmt_args = Vec::with_capacity(problem.statements.len());
+    let mut stmt_args: Vec<Vec<usize>> = Vec::with_capacity(problem.statements.len());
     let mut times = Vec::with_capacity(problem.statements.len());
     for (k, s) in problem.statements.iter().enumerate() {
         let mut parts = vec![s.domain.rename(&map).tighten_strict()];
@@ -128,11 +149,67 @@ pub fn generate(
         stmt_args.push((0..s.iterators.len()).map(|q| map[nparams + q]).collect());
         times.push(time);
     }
-    let mut pruning = vec![problem.context.tighten_strict()];
+    let mut context = vec![problem.context.tighten_strict()];
     if let Some(c) = &opts.context {
-        pruning.push(c.tighten_strict());
+        context.push(c.tighten_strict());
     }
-    let cad = Cad::new(formulas, pruning, first_iter + depth, stats)?;
+    let calls: Option<Vec<Vec<Poly>>> = opts.calls.as_ref().map(|cs| {
+        cs.iter()
+            .map(|c| c.iter().map(|p| p.rename(&map)).collect())
+            .collect()
+    });
+    let statements = problem
+        .statements
+        .iter()
+        .enumerate()
+        .map(|(k, s)| {
+            let arity = calls.as_ref().map_or(s.iterators.len(), |c| c[k].len());
+            (s.name.clone(), arity)
+        })
+        .collect();
+    if opts.linear {
+        let call_exprs: Vec<Vec<Expr>> = match &calls {
+            Some(cs) => cs
+                .iter()
+                .map(|c| c.iter().cloned().map(Expr::Poly).collect())
+                .collect(),
+            None => stmt_args
+                .iter()
+                .map(|a| a.iter().map(|&v| Expr::Poly(Poly::var(v))).collect())
+                .collect(),
+        };
+        let separation = opts.separation.as_ref().map(|s| Separation {
+            tile_levels: s.tile_levels,
+            full: s.full.iter().map(|p| p.rename(&map)).collect(),
+            tile: s.tile.iter().map(|p| p.rename(&map)).collect(),
+        });
+        let input = LinearInput {
+            vars: &vars,
+            nparams,
+            formulas: &formulas,
+            context: &context,
+            calls: &call_exprs,
+            separation: separation.as_ref(),
+        };
+        if let Some(nodes) = crate::linear::scan(&input)? {
+            return Ok(Generated {
+                vars,
+                nparams,
+                ntime,
+                statements,
+                nodes,
+                cad: None,
+                formulas,
+                pruning: context,
+                calls,
+                stmt_args,
+                times,
+            });
+        }
+    }
+    let mut pruning = context;
+    pruning.extend(opts.pruning.iter().map(|f| f.rename(&map)));
+    let cad = Cad::new(formulas.clone(), pruning.clone(), first_iter + depth, stats)?;
     let convex = opts.convex || (ntime == 0 && is_polyhedron(problem));
     let nodes = Lowering {
         cad: &cad,
@@ -143,23 +220,39 @@ pub fn generate(
         stmt_args: &stmt_args,
     }
     .lower()?;
+    let nodes = match &calls {
+        Some(cs) => with_calls(nodes, cs),
+        None => nodes,
+    };
     let nodes = crate::simplify::drop_redundant_guards(nodes);
     let nodes = crate::simplify::inline_single_iterations(nodes);
-    let statements = problem
-        .statements
-        .iter()
-        .map(|s| (s.name.clone(), s.iterators.len()))
-        .collect();
     Ok(Generated {
         vars,
         nparams,
         ntime,
         statements,
         nodes,
-        cad,
+        cad: Some(cad),
+        formulas,
+        pruning,
+        calls,
         stmt_args,
         times,
     })
+}
+
+/// Statement instances receive `calls` instead of their iterators.
+fn with_calls(nodes: Vec<Node>, calls: &[Vec<Poly>]) -> Vec<Node> {
+    nodes
+        .into_iter()
+        .map(|n| match n {
+            Node::Stmt { stmt, .. } => Node::Stmt {
+                stmt,
+                args: calls[stmt].iter().cloned().map(Expr::Poly).collect(),
+            },
+            other => other.map_body(|b| with_calls(b, calls)),
+        })
+        .collect()
 }
 
 fn order_positions(

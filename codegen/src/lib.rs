@@ -10,9 +10,11 @@ pub mod expr;
 mod generate;
 pub mod input;
 pub mod interp;
+pub mod linear;
 mod lower;
 mod simplify;
 
 pub use error::GenError;
 pub use generate::{generate, GenOptions, Generated};
+pub use linear::Separation;
 pub mod verify;

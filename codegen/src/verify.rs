@@ -165,16 +165,22 @@ fn scan_box(
 ) {
     let first_iter = g.nparams + g.ntime;
     if k == bx.len() {
-        for (s, f) in g.cad.formulas.iter().enumerate() {
+        for (s, f) in g.formulas.iter().enumerate() {
             // The time dimensions are functions of the iterators.
             for (l, t) in g.times[s].iter().enumerate() {
                 point[g.nparams + l] = t.eval(point);
             }
-            if g.cad.pruning.iter().all(|c| c.eval_int(point)) && f.eval_int(point) {
-                let args = g.stmt_args[s]
-                    .iter()
-                    .map(|&v| point[v].to_i64().expect("box values fit in i64"))
-                    .collect();
+            if g.pruning.iter().all(|c| c.eval_int(point)) && f.eval_int(point) {
+                let args = match &g.calls {
+                    Some(calls) => calls[s]
+                        .iter()
+                        .map(|p| p.eval(point).to_i64().unwrap_or(i64::MAX))
+                        .collect(),
+                    None => g.stmt_args[s]
+                        .iter()
+                        .map(|&v| point[v].to_i64().expect("box values fit in i64"))
+                        .collect(),
+                };
                 out.push((point[g.nparams..].to_vec(), s, args));
             }
         }

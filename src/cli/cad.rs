@@ -79,14 +79,29 @@ fn cell_text(c: &Cell, levels: &[Vec<polys::Poly>], vars: &Vars, depth: usize, o
 }
 
 pub fn run(args: CadArgs) -> Result<(), Diagnostic> {
-    let (g, stats) = generate_file(&args.file, &args.order, &None, false, args.limits)?;
-    let levels = &g.cad.projection.levels;
+    let choices = super::gen::Choices {
+        order: args.order.clone(),
+        context: None,
+        convex: false,
+        tiling: Default::default(),
+        engine: super::gen::Engine::Cad,
+    };
+    let out = generate_file(&args.file, &choices, args.limits)?;
+    let (g, stats) = (&out.g, &out.stats);
+    // The CAD engine was forced above, so the decomposition is there.
+    let Some(cad) = &g.cad else {
+        return Err(Diagnostic::new(
+            super::ExitCode::BadInput,
+            "no decomposition was built",
+        ));
+    };
+    let levels = &cad.projection.levels;
     if args.json {
         let v = json!({
             "variables": g.vars.names(),
             "projection": levels.iter().map(|l| l.iter().map(|p| p.to_text(&g.vars)).collect::<Vec<_>>()).collect::<Vec<_>>(),
-            "restarts": g.cad.restarts,
-            "cells": g.cad.cells.iter().map(|c| cell_json(c, levels, &g.vars)).collect::<Vec<_>>(),
+            "restarts": cad.restarts,
+            "cells": cad.cells.iter().map(|c| cell_json(c, levels, &g.vars)).collect::<Vec<_>>(),
         });
         println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
     } else {
@@ -97,7 +112,7 @@ pub fn run(args: CadArgs) -> Result<(), Diagnostic> {
             out.push_str(&format!("  {k}: {}: {}\n", g.vars.name(k), ps.join(", ")));
         }
         out.push_str("cells\n");
-        for c in &g.cad.cells {
+        for c in &cad.cells {
             cell_text(c, levels, &g.vars, 1, &mut out);
         }
         print!("{out}");
@@ -105,10 +120,10 @@ pub fn run(args: CadArgs) -> Result<(), Diagnostic> {
     if args.stats {
         eprintln!(
             "{} cells, {} leaves, {} McCallum restarts; {}",
-            g.cad.cell_count(),
-            g.cad.leaf_count(),
-            g.cad.restarts,
-            cad::stats_summary(&stats)
+            cad.cell_count(),
+            cad.leaf_count(),
+            cad.restarts,
+            cad::stats_summary(stats)
         );
     }
     Ok(())

@@ -1,5 +1,6 @@
 //! `polyscan gen`: exact C loops for a polynomial domain.
 
+use super::tile::{TileFlags, TiledProblem};
 use super::{Diagnostic, ExitCode};
 use cad::LiftStats;
 use clap::{Args, ValueEnum};
@@ -34,6 +35,29 @@ pub struct Choices {
     /// neighbouring sector (inferred without the flag for polyhedra).
     #[arg(long)]
     pub convex: bool,
+    #[command(flatten)]
+    pub tiling: TileFlags,
+    /// How loops are derived: `auto` scans tiled domains whose constraints are linear in
+    /// every loop variable by Fourier-Motzkin elimination (max/min bounds, no cell
+    /// splitting) and everything else with the CAD; `cad` always uses the CAD.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub engine: Engine,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq, Default)]
+pub enum Engine {
+    #[default]
+    Auto,
+    Cad,
+}
+
+/// A generated program with what it came from.
+pub struct Outcome {
+    pub g: Generated,
+    pub stats: LiftStats,
+    /// The problem as read from the file (before tiling).
+    pub original: Problem,
+    pub tiled: Option<TiledProblem>,
 }
 
 /// Resource limits of every command that runs a CAD.
@@ -122,31 +146,46 @@ pub fn gen_diagnostic(origin: &str, e: GenError) -> Diagnostic {
 /// Generates for `file` with its options, within the limits: the cell limit and the
 /// deadline stop the lifting from inside; the time limit also covers projection, by
 /// running the work on a thread the caller stops waiting for.
-pub fn generate_file(
-    file: &Path,
-    order: &Option<Vec<String>>,
-    context: &Option<String>,
-    convex: bool,
-    limits: Limits,
-) -> Result<(Generated, LiftStats), Diagnostic> {
-    let (_, problem) = load(file)?;
-    let context = match context {
+pub fn generate_file(file: &Path, c: &Choices, limits: Limits) -> Result<Outcome, Diagnostic> {
+    let (_, original) = load(file)?;
+    let context = match &c.context {
         None => None,
-        Some(c) => {
-            Some(parse_context(c, &problem.params).map_err(|e| input_diagnostic("--context", &e))?)
-        }
+        Some(text) => Some(
+            parse_context(text, &original.params).map_err(|e| input_diagnostic("--context", &e))?,
+        ),
     };
-    let opts = GenOptions {
-        order: order.clone(),
+    let tiled = c.tiling.apply(&original)?;
+    let mut opts = GenOptions {
+        order: c.order.clone(),
         context,
-        convex,
+        convex: c.convex,
+        ..GenOptions::default()
     };
+    if let Some(t) = &tiled {
+        if c.order.is_some() {
+            return Err(Diagnostic::new(
+                ExitCode::BadInput,
+                "--order does not apply to tiled code; use --tile-order",
+            ));
+        }
+        opts.calls = Some(t.calls.clone());
+        opts.pruning = t.pruning.clone();
+        opts.separation = t.separation.clone();
+        opts.linear = c.engine == Engine::Auto;
+    }
     let origin = file.display().to_string();
     let work = move || {
         let stats = limits.stats();
-        generate(&problem, &opts, &stats)
-            .map(|g| (g, stats))
-            .map_err(|e| gen_diagnostic(&origin, e))
+        let problem = tiled.as_ref().map_or(&original, |t| &t.problem);
+        match generate(problem, &opts, &stats) {
+            Ok(g) => Ok(Outcome {
+                g,
+                stats,
+                original,
+                tiled,
+            }),
+            Err(e) => Err(gen_diagnostic(&origin, e)),
+        }
     };
     let Some(secs) = limits.timeout.filter(|t| t.is_finite() && *t >= 0.0) else {
         return work();
@@ -186,22 +225,23 @@ pub fn emit(g: &Generated, emit: Emit) -> Result<String, Diagnostic> {
 }
 
 pub fn run(args: GenArgs) -> Result<(), Diagnostic> {
-    let c = &args.choices;
-    let (g, stats) = generate_file(&args.file, &c.order, &c.context, c.convex, args.limits)?;
+    let Outcome { g, stats, .. } = generate_file(&args.file, &args.choices, args.limits)?;
     let text = emit(&g, args.emit)?;
     if args.stats {
-        eprintln!(
-            "projection: {} factors ({:?} per level), {} restarts; {}",
-            g.cad.projection.len(),
-            g.cad
-                .projection
-                .levels
-                .iter()
-                .map(Vec::len)
-                .collect::<Vec<_>>(),
-            g.cad.restarts,
-            cad::stats_summary(&stats)
-        );
+        match &g.cad {
+            Some(cad) => eprintln!(
+                "projection: {} factors ({:?} per level), {} restarts; {}",
+                cad.projection.len(),
+                cad.projection
+                    .levels
+                    .iter()
+                    .map(Vec::len)
+                    .collect::<Vec<_>>(),
+                cad.restarts,
+                cad::stats_summary(&stats)
+            ),
+            None => eprintln!("linear scanner (Fourier-Motzkin elimination): no decomposition"),
+        }
         let s = codegen::ast::shape(&g.nodes);
         eprintln!(
             "code: {} loops, {} ifs, {} statement calls",

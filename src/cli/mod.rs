@@ -9,6 +9,7 @@ mod diagnostic;
 mod gen;
 mod la;
 mod poly;
+mod tile;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -29,6 +30,8 @@ pub enum Command {
     Gen(gen::GenArgs),
     /// Compile the generated C, run it and compare with brute-force enumeration.
     Verify(verify::VerifyArgs),
+    /// Print the tiled domain (parametric tiling) in the input language.
+    Tile(tile::TileArgs),
     /// Show the projection factors and the pruned cell tree behind the code.
     Cad(cad::CadArgs),
     /// Inspect polynomial algebra: resultants, discriminants, factors, gcds, square-free parts.
@@ -56,6 +59,7 @@ pub fn main() -> i32 {
         Command::Gen(a) => gen::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Cad(a) => cad::run(a),
+        Command::Tile(a) => tile::run(a),
         Command::Poly(c) => poly::run(c),
         Command::La(a) => la::run(a),
     };

@@ -2,6 +2,7 @@
 //! values and compare the instance sequence with brute-force enumeration.
 
 use super::gen::generate_file;
+use super::tile::tiled_brute_force;
 use super::{Diagnostic, ExitCode};
 use clap::Args;
 use codegen::verify::{box_around, brute_force, compile, first_difference, VerifyError};
@@ -61,8 +62,8 @@ fn verify_error(e: VerifyError) -> Diagnostic {
 }
 
 pub fn run(args: VerifyArgs) -> Result<(), Diagnostic> {
-    let c = &args.choices;
-    let (g, _) = generate_file(&args.file, &c.order, &c.context, c.convex, args.limits)?;
+    let out = generate_file(&args.file, &args.choices, args.limits)?;
+    let g = &out.g;
     let names: Vec<String> = g.vars.names()[..g.nparams].to_vec();
     let sets: Vec<Vec<i64>> = if args.params.is_empty() {
         if g.nparams > 0 {
@@ -81,7 +82,7 @@ pub fn run(args: VerifyArgs) -> Result<(), Diagnostic> {
             .map(|p| parse_params(p, &names))
             .collect::<Result<_, _>>()?
     };
-    let prog = compile(&g).map_err(verify_error)?;
+    let prog = compile(g).map_err(verify_error)?;
     let mut failed = false;
     for params in &sets {
         let shown: Vec<String> = names
@@ -95,9 +96,19 @@ pub fn run(args: VerifyArgs) -> Result<(), Diagnostic> {
             shown.join(",")
         };
         let got = prog.run(params).map_err(verify_error)?;
-        let bx = box_around(&got, &g, 4);
-        let expected = brute_force(&g, params, &bx).map_err(verify_error)?;
-        match first_difference(&expected, &got, &g) {
+        let (expected, bx) = match &out.tiled {
+            None => {
+                let bx = box_around(&got, g, 4);
+                (brute_force(g, params, &bx).map_err(verify_error)?, bx)
+            }
+            Some(t) => {
+                // Instances carry original coordinates: brute force the original domain
+                // and order it by tile, independently of the tiled system.
+                let bx = original_box(&got, out.original.depth(), 4);
+                (tiled_brute_force(&out.original, t, params, &bx)?, bx)
+            }
+        };
+        match first_difference(&expected, &got, g) {
             None => println!(
                 "{shown}: ok, {} instances (brute force over {:?})",
                 got.len(),
@@ -121,4 +132,29 @@ pub fn run(args: VerifyArgs) -> Result<(), Diagnostic> {
     } else {
         Ok(())
     }
+}
+
+/// A box around the original coordinates that `instances` carry, widened by `margin` or
+/// by half the extent on every side.
+fn original_box(
+    instances: &[codegen::verify::Instance],
+    depth: usize,
+    margin: i64,
+) -> Vec<(i64, i64)> {
+    let mut bx: Vec<Option<(i64, i64)>> = vec![None; depth];
+    for (_, vals) in instances {
+        for (k, &x) in vals.iter().enumerate() {
+            bx[k] = Some(match bx[k] {
+                None => (x, x),
+                Some((l, h)) => (l.min(x), h.max(x)),
+            });
+        }
+    }
+    bx.into_iter()
+        .map(|r| {
+            let (l, h) = r.unwrap_or((0, 0));
+            let m = margin.max((h - l) / 2);
+            (l - m, h + m)
+        })
+        .collect()
 }

@@ -10,6 +10,7 @@
 mod ast;
 mod error;
 mod parse;
+mod print;
 
 pub use ast::{Problem, ScheduleEntry, Span, Statement};
 pub use error::InputError;
