@@ -24,6 +24,8 @@ pub enum GenError {
     },
     #[error("--order: {0}")]
     Order(String),
+    #[error("tiling: {0}")]
+    Tiling(String),
     #[error("resource limit: {0}")]
     Limit(String),
 }

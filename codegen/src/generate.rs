@@ -6,6 +6,7 @@ use crate::expr::Expr;
 use crate::input::Problem;
 use crate::linear::{LinearInput, Separation};
 use crate::lower::Lowering;
+use crate::tiled::{generate_clamped, ClampTiling};
 use cad::formula::{Atom, Formula, Rel};
 use cad::{Cad, LiftStats};
 use polys::{Poly, Vars};
@@ -31,6 +32,11 @@ pub struct GenOptions {
     pub linear: bool,
     /// Full/partial tile separation for the linear scanner (over the file's variables).
     pub separation: Option<Separation>,
+    /// Where the linear scanner does not apply to a tiled problem: clamp the untiled
+    /// loops to each tile instead of decomposing the tiled system (see `tiled`).
+    pub clamp: Option<ClampTiling>,
+    /// Skip the clean-up passes (the clamping generator reads raw loops).
+    pub raw: bool,
 }
 
 /// A generated program and what it was generated from.
@@ -191,7 +197,16 @@ pub fn generate(
             calls: &call_exprs,
             separation: separation.as_ref(),
         };
-        if let Some(nodes) = crate::linear::scan(&input)? {
+        let scanned = crate::linear::scan(&input)?;
+        if scanned.is_none() {
+            return match &opts.clamp {
+                Some(c) => generate_clamped(c, opts, stats),
+                None => Err(GenError::Tiling(
+                    "this tiling needs constraints linear in every loop variable (with tile loops outside, other domains are clamped to tiles); the CAD of the tiled system (--engine cad) is exact but rarely finishes".into(),
+                )),
+            };
+        }
+        if let Some(nodes) = scanned {
             return Ok(Generated {
                 vars,
                 nparams,
@@ -224,8 +239,11 @@ pub fn generate(
         Some(cs) => with_calls(nodes, cs),
         None => nodes,
     };
-    let nodes = crate::simplify::drop_redundant_guards(nodes);
-    let nodes = crate::simplify::inline_single_iterations(nodes);
+    let nodes = if opts.raw {
+        nodes
+    } else {
+        crate::simplify::inline_single_iterations(crate::simplify::drop_redundant_guards(nodes))
+    };
     Ok(Generated {
         vars,
         nparams,

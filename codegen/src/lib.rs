@@ -13,8 +13,10 @@ pub mod interp;
 pub mod linear;
 mod lower;
 mod simplify;
+pub mod tiled;
 
 pub use error::GenError;
 pub use generate::{generate, GenOptions, Generated};
 pub use linear::Separation;
+pub use tiled::ClampTiling;
 pub mod verify;

@@ -262,6 +262,35 @@ pub fn scan(input: &LinearInput) -> Result<Option<Vec<Node>>, GenError> {
     Ok(Some(body))
 }
 
+/// Lower and upper bound of every variable from `fm_np` on (the ones before are treated
+/// as parameters; only those with a lower bound in `context` have known signs), or
+/// `None` if the constraints are not linear with known signs or contradict each other.
+pub(crate) fn level_bounds(
+    cons: Vec<Poly>,
+    fm_np: usize,
+    nvars: usize,
+    context: &[Formula],
+    vars: &Vars,
+) -> Result<Option<Vec<(Expr, Expr)>>, GenError> {
+    let mut ctx = Vec::new();
+    for f in context {
+        match conjunction(f) {
+            Some(Some(c)) => ctx.extend(c),
+            _ => return Ok(None),
+        }
+    }
+    let facts = Facts::new(&ctx, fm_np);
+    Ok(match eliminate(cons, fm_np, fm_np, nvars, &facts, vars)? {
+        Some(Some(e)) => Some(
+            e.levels
+                .iter()
+                .map(|l| (l.lower_expr(), l.upper_expr()))
+                .collect(),
+        ),
+        _ => None,
+    })
+}
+
 /// Fourier–Motzkin from the innermost loop variable out to variable `from`. `Some(None)`: a contradiction
 /// (no point for any parameter value); `None`: not linear with known signs.
 fn eliminate(
@@ -584,7 +613,7 @@ impl Splitter<'_> {
 }
 
 /// `max` of the parts, with nested maxima flattened and duplicates removed.
-fn max_of(parts: Vec<Expr>) -> Expr {
+pub(crate) fn max_of(parts: Vec<Expr>) -> Expr {
     let mut flat = Vec::new();
     for p in parts {
         match p {
@@ -597,7 +626,7 @@ fn max_of(parts: Vec<Expr>) -> Expr {
 }
 
 /// `min` of the parts, with nested minima flattened and duplicates removed.
-fn min_of(parts: Vec<Expr>) -> Expr {
+pub(crate) fn min_of(parts: Vec<Expr>) -> Expr {
     let mut flat = Vec::new();
     for p in parts {
         match p {

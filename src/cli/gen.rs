@@ -171,6 +171,7 @@ pub fn generate_file(file: &Path, c: &Choices, limits: Limits) -> Result<Outcome
         opts.calls = Some(t.calls.clone());
         opts.pruning = t.pruning.clone();
         opts.separation = t.separation.clone();
+        opts.clamp = t.clamp.clone();
         opts.linear = c.engine == Engine::Auto;
     }
     let origin = file.display().to_string();

@@ -7,7 +7,7 @@ use super::{Diagnostic, ExitCode};
 use clap::{Args, ValueEnum};
 use codegen::input::{Problem, Statement};
 use codegen::verify::Instance;
-use codegen::Separation;
+use codegen::{ClampTiling, Separation};
 use polys::{Coeff, Int, Poly};
 use std::path::PathBuf;
 use tiling::{tile, tile_key, TileOrder, TileSpec};
@@ -49,6 +49,8 @@ pub struct TiledProblem {
     pub calls: Vec<Vec<Poly>>,
     pub pruning: Vec<cad::formula::Formula>,
     pub separation: Option<Separation>,
+    /// For domains the linear scanner cannot take: clamp the untiled loops to tiles.
+    pub clamp: Option<ClampTiling>,
 }
 
 impl TileFlags {
@@ -110,7 +112,20 @@ impl TileFlags {
             }),
             _ => None,
         };
+        let clamp = (order == TileOrder::TilesOutside).then(|| ClampTiling {
+            original: problem.clone(),
+            size_params: spec.size_params(),
+            sizes: t.sizes.clone(),
+            shape: (0..n)
+                .map(|i| (0..n).map(|j| spec.shape.get(i, j).clone()).collect())
+                .collect(),
+            t_names: t.t_var.iter().map(|&v| t.vars.name(v)).collect(),
+            o_names: t.o_var.iter().map(|&v| t.vars.name(v)).collect(),
+            tile: t.tile_constraints.clone(),
+            domains: t.domains.clone(),
+        });
         Ok(Some(TiledProblem {
+            clamp,
             problem: tiled,
             calls: vec![t.calls.clone(); problem.statements.len()],
             pruning: t.overapprox.clone(),

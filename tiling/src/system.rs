@@ -48,6 +48,8 @@ pub struct Tiled {
     /// [`TileOrder::TilesOutside`], 1 when interleaved).
     pub tile_levels: usize,
     pub order: TileOrder,
+    /// Each tile size as a polynomial over the parameters (a constant when fixed).
+    pub sizes: Vec<Poly>,
     /// Variable index of `t_k` and of `o_k`.
     pub t_var: Vec<usize>,
     pub o_var: Vec<usize>,
@@ -199,6 +201,7 @@ pub fn tile(
             TileOrder::Interleaved => 1,
         },
         order,
+        sizes,
         t_var,
         o_var,
     })
