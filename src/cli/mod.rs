@@ -6,10 +6,10 @@
 
 mod cad;
 mod diagnostic;
-mod gen;
+pub mod gen;
 mod la;
 mod poly;
-mod tile;
+pub mod tile;
 mod verify;
 
 use clap::{Parser, Subcommand};
