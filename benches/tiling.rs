@@ -18,7 +18,9 @@ fn flags(path: &PathBuf, sizes: Option<&str>, order: TileOrderArg) -> TileFlags 
     };
     TileFlags {
         tile_shape: header("# tile-shape:"),
-        tile_sizes: sizes.map(str::to_string).or_else(|| header("# tile-sizes:")),
+        tile_sizes: sizes
+            .map(str::to_string)
+            .or_else(|| header("# tile-sizes:")),
         tile_order: order,
         no_separate: false,
     }
@@ -49,7 +51,12 @@ fn measure(path: &PathBuf, tiling: TileFlags) -> Option<(f64, f64, f64, usize)> 
         }
     }
     times.sort_by(f64::total_cmp);
-    Some((times[times.len() / 2], times[0], times[times.len() - 1], times.len()))
+    Some((
+        times[times.len() / 2],
+        times[0],
+        times[times.len() - 1],
+        times.len(),
+    ))
 }
 
 fn main() {
@@ -73,7 +80,11 @@ fn main() {
     println!("| case | sizes | loop order | median | min | max | runs |");
     println!("|---|---|---|---|---|---|---|");
     for path in files {
-        let name = path.file_stem().unwrap_or_default().to_string_lossy().to_string();
+        let name = path
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
         if !filter.is_empty() && !filter.iter().any(|f| name.contains(f.as_str())) {
             continue;
         }
@@ -84,7 +95,12 @@ fn main() {
         let variants = [
             ("parametric", None, TileOrderArg::Outside, "tiles outside"),
             ("parametric", None, TileOrderArg::Interleaved, "interleaved"),
-            ("fixed", Some(fixed.as_str()), TileOrderArg::Outside, "tiles outside"),
+            (
+                "fixed",
+                Some(fixed.as_str()),
+                TileOrderArg::Outside,
+                "tiles outside",
+            ),
         ];
         for (kind, sizes, order, label) in variants {
             let sizes_text = sizes.map_or(kind.to_string(), |s| format!("{kind} {s}"));

@@ -27,8 +27,9 @@ pub struct GenOptions {
     /// Per statement: the values its macro receives, as polynomials over the file's
     /// variables (tiling passes the original coordinates); `None`: its iterators.
     pub calls: Option<Vec<Vec<Poly>>>,
-    /// Scan by Fourier–Motzkin elimination where every constraint is linear in each loop
-    /// variable with a coefficient of known sign (see `linear`); the CAD otherwise.
+    /// Scan tiled problems and single polyhedra by Fourier–Motzkin elimination where every
+    /// constraint is linear in each loop variable with a coefficient of known sign (see
+    /// `linear`: max/min bounds instead of cells, as isl prints them); the CAD otherwise.
     pub linear: bool,
     /// Full/partial tile separation for the linear scanner (over the file's variables).
     pub separation: Option<Separation>,
@@ -173,7 +174,8 @@ pub fn generate(
             (s.name.clone(), arity)
         })
         .collect();
-    if opts.linear {
+    let tiled = calls.is_some();
+    if opts.linear && (tiled || (ntime == 0 && is_polyhedron(problem))) {
         let call_exprs: Vec<Vec<Expr>> = match &calls {
             Some(cs) => cs
                 .iter()
@@ -198,7 +200,7 @@ pub fn generate(
             separation: separation.as_ref(),
         };
         let scanned = crate::linear::scan(&input)?;
-        if scanned.is_none() {
+        if scanned.is_none() && tiled {
             return match &opts.clamp {
                 Some(c) => generate_clamped(c, opts, stats),
                 None => Err(GenError::Tiling(
@@ -207,6 +209,8 @@ pub fn generate(
             };
         }
         if let Some(nodes) = scanned {
+            let nodes = crate::simplify::drop_redundant_guards(nodes);
+            let nodes = crate::simplify::inline_single_iterations(nodes);
             return Ok(Generated {
                 vars,
                 nparams,

@@ -301,6 +301,13 @@ fn eliminate(
     facts: &Facts,
     vars: &Vars,
 ) -> Result<Option<Option<Eliminated>>, GenError> {
+    // Constraints on the parameters alone that the input states need guards; those that
+    // elimination derives say that some loop's range is non-empty, which the loop checks.
+    let stated: Vec<Poly> = cons
+        .iter()
+        .filter(|q| q.main_var().is_none_or(|v| v < from))
+        .map(primitive)
+        .collect();
     let mut levels = vec![Level::default(); nvars - np];
     for v in (from..nvars).rev() {
         let mut rest = Vec::new();
@@ -348,6 +355,7 @@ fn eliminate(
         };
         levels[v - np] = level;
     }
+    cons.retain(|q| stated.contains(q));
     Ok(Some(Some(Eliminated {
         levels,
         guards: cons,
@@ -360,12 +368,7 @@ fn simplify(cons: Vec<Poly>, np: usize, facts: &Facts) -> Option<Vec<Poly>> {
     let params_only = |p: &Poly| p.main_var().is_none_or(|v| v < np);
     let mut out: Vec<Poly> = Vec::with_capacity(cons.len());
     'next: for q in cons {
-        let c = q.integer_content();
-        let q = if c.is_zero() || c.is_one() {
-            q
-        } else {
-            q.div_scalar_exact(&c)
-        };
+        let q = primitive(&q);
         if let Some(v) = q.constant_value() {
             if v.signum() < 0 {
                 return None;
@@ -392,6 +395,16 @@ fn simplify(cons: Vec<Poly>, np: usize, facts: &Facts) -> Option<Vec<Poly>> {
         out.push(q);
     }
     Some(out)
+}
+
+/// `q` divided by its positive integer content.
+fn primitive(q: &Poly) -> Poly {
+    let c = q.integer_content();
+    if c.is_zero() || c.is_one() {
+        q.clone()
+    } else {
+        q.div_scalar_exact(&c)
+    }
 }
 
 /// A parameter constraint as a guard on one parameter with a coefficient of known sign.

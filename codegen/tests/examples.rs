@@ -56,19 +56,33 @@ fn examples_match_brute_force() {
         let src = std::fs::read_to_string(&path).unwrap();
         let expect_error = src.contains("# expect: error");
         let problem = parse_problem(&src).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let result = generate(&problem, &GenOptions::default(), &LiftStats::default());
-        if expect_error {
-            assert!(result.is_err(), "{}: expected an error", path.display());
-            continue;
-        }
-        let g = result.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let prog = compile(&g).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        for params in parameter_sets(g.nparams) {
-            let got = prog.run(&params).unwrap();
-            let bx = box_around(&got, &g, 4);
-            let expected = brute_force(&g, &params, &bx).unwrap();
-            if let Some(d) = first_difference(&expected, &got, &g) {
-                panic!("{} with parameters {params:?}: {d}", path.display());
+        // The CAD, and what `polyscan gen` does by default (the linear scanner for
+        // polyhedra).
+        for linear in [false, true] {
+            let opts = GenOptions {
+                linear,
+                ..GenOptions::default()
+            };
+            let result = generate(&problem, &opts, &LiftStats::default());
+            if expect_error {
+                assert!(result.is_err(), "{}: expected an error", path.display());
+                continue;
+            }
+            let g = result.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            if linear && g.cad.is_some() {
+                continue; // same code as the first round
+            }
+            let prog = compile(&g).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            for params in parameter_sets(g.nparams) {
+                let got = prog.run(&params).unwrap();
+                let bx = box_around(&got, &g, 4);
+                let expected = brute_force(&g, &params, &bx).unwrap();
+                if let Some(d) = first_difference(&expected, &got, &g) {
+                    panic!(
+                        "{} (linear: {linear}) with parameters {params:?}: {d}",
+                        path.display()
+                    );
+                }
             }
         }
     }

@@ -37,9 +37,10 @@ pub struct Choices {
     pub convex: bool,
     #[command(flatten)]
     pub tiling: TileFlags,
-    /// How loops are derived: `auto` scans tiled domains whose constraints are linear in
-    /// every loop variable by Fourier-Motzkin elimination (max/min bounds, no cell
-    /// splitting) and everything else with the CAD; `cad` always uses the CAD.
+    /// How loops are derived: `auto` scans single polyhedra and tiled domains whose
+    /// constraints are linear in every loop variable by Fourier-Motzkin elimination
+    /// (max/min bounds, no case splits), clamps other tiled domains to tiles, and uses the
+    /// CAD for everything else; `cad` always uses the CAD.
     #[arg(long, value_enum, default_value = "auto")]
     pub engine: Engine,
 }
@@ -159,6 +160,7 @@ pub fn generate_file(file: &Path, c: &Choices, limits: Limits) -> Result<Outcome
         order: c.order.clone(),
         context,
         convex: c.convex,
+        linear: c.engine == Engine::Auto,
         ..GenOptions::default()
     };
     if let Some(t) = &tiled {
@@ -172,7 +174,6 @@ pub fn generate_file(file: &Path, c: &Choices, limits: Limits) -> Result<Outcome
         opts.pruning = t.pruning.clone();
         opts.separation = t.separation.clone();
         opts.clamp = t.clamp.clone();
-        opts.linear = c.engine == Engine::Auto;
     }
     let origin = file.display().to_string();
     let work = move || {
