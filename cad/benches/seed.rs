@@ -3,15 +3,28 @@
 //! written out as polynomial systems with parametric tile sizes w, h and tile loops
 //! outside point loops (w, h, [p,] t1, t2, o1, o2).
 //!
-//! Run: `cargo bench -p cad --bench seed` (add a case name to run only matching cases).
+//! QEPCAD B, when `qepcad` is on PATH, decomposes the same systems in the same run (same
+//! variables and order): its own `d-stat` CPU time of the partial CAD (whole milliseconds,
+//! so the mean over repeated runs, whose rounding dithers), its leaf counts for the partial
+//! and the full CAD, and the ratio of our median CPU time (all threads, from
+//! /proc/self/task/*/schedstat) to its mean. Each QEPCAD run has a time limit; columns
+//! stay empty when it is missing or fails.
+//!
+//! Run: `cargo bench -p cad --bench seed` (add a case name to run only matching cases,
+//! `--no-qepcad` to leave QEPCAD out, `--stats` for the counters of one run per case).
 
 use cad::formula::Formula;
 use cad::{Cad, LiftStats};
 use polys::Vars;
 use std::time::{Duration, Instant};
 
+#[path = "../tests/common/qepcad.rs"]
+mod qepcad;
 #[path = "../tests/common/seed_domains.rs"]
 mod seed_domains;
+
+/// Per QEPCAD run.
+const QEPCAD_LIMIT: Duration = Duration::from_secs(60);
 
 const RECT: [&str; 4] = ["1 <= X", "X <= 12", "1 <= Y", "Y <= 6"];
 const TRI: [&str; 3] = ["0 <= X", "0 <= Y", "Y <= p - X"];
@@ -63,10 +76,11 @@ fn main() {
         .collect();
     let tv = vec!["w", "h", "t1", "t2", "o1", "o2"];
     let tvp = vec!["p", "w", "h", "t1", "t2", "o1", "o2"];
+    let rr = &seed_domains::RECT_RECT;
     cases.push((
-        "rect-rect".into(),
-        tv.clone(),
-        tiled(&RECT, "w*t1 + o1", "h*t2 + o2", ["o1", "o2"]),
+        rr.name.into(),
+        rr.vars.to_vec(),
+        rr.constraints.iter().map(|s| s.to_string()).collect(),
     ));
     cases.push((
         "rect-par".into(),
@@ -89,8 +103,15 @@ fn main() {
         tiled(&TRI, "w*t1 - h*t2 + o1", "h*t2 + o2", ["o1 + o2", "o2"]),
     ));
 
-    println!("| case | projection factors per level | cells | leaves | restarts | median | min | max | runs |");
-    println!("|---|---|---|---|---|---|---|---|---|");
+    // `--stats`: the lifting and sign counters of one run per case.
+    let show_stats = std::env::args().any(|a| a == "--stats");
+    // `--no-qepcad`: our side only (e.g. under a profiler).
+    let exe = qepcad::find().filter(|_| !std::env::args().any(|a| a == "--no-qepcad"));
+    if exe.is_none() {
+        println!("(qepcad is not on PATH or --no-qepcad: no QEPCAD B columns)");
+    }
+    println!("| case | projection factors per level | cells | leaves | restarts | median | CPU median | min | max | runs | QEPCAD d-stat mean (runs) | QEPCAD leaves partial / full | ours (CPU) / QEPCAD |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (name, vars, constraints) in cases {
         if !filter.is_empty() && !filter.iter().any(|f| name.contains(f.as_str())) {
             continue;
@@ -98,14 +119,22 @@ fn main() {
         let v = Vars::from_names(vars.iter().copied());
         let f = formula(&v, &constraints);
         let mut times: Vec<Duration> = Vec::new();
+        let mut cpu: Vec<Duration> = Vec::new();
         let mut summary = None;
         let budget = Duration::from_secs(20);
         let started = Instant::now();
         while times.len() < 3 || (started.elapsed() < Duration::from_secs(2) && times.len() < 200) {
             let stats = LiftStats::default();
+            let c0 = process_cpu();
             let t = Instant::now();
             let cad = Cad::new(vec![f.clone()], vec![], vars.len(), &stats).expect("decomposes");
             times.push(t.elapsed());
+            if let (Some(c0), Some(c1)) = (c0, process_cpu()) {
+                cpu.push(c1.saturating_sub(c0));
+            }
+            if times.len() == 1 && show_stats {
+                eprintln!("{name}: {}", cad::stats_summary(&stats));
+            }
             summary.get_or_insert_with(|| {
                 (
                     cad.projection
@@ -123,13 +152,98 @@ fn main() {
             }
         }
         times.sort();
+        cpu.sort();
+        // QEPCAD's d-stat is CPU time: compare with ours in CPU time (all threads), which
+        // also keeps other processes' load out of both.
+        let cpu_median = cpu.get(cpu.len() / 2).map(|d| d.as_secs_f64() * 1e3);
         let (levels, cells, leaves, restarts) = summary.expect("at least one run");
+        let median = times[times.len() / 2].as_secs_f64() * 1e3;
+        let q = exe
+            .as_deref()
+            .map(|exe| measure_qepcad(exe, &name, &v, &f))
+            .unwrap_or_default();
+        let time = match &q.ms {
+            Some((mean, runs)) => format!("{mean:.2} ms ({runs})"),
+            None => "-".into(),
+        };
+        let count = |k: &Option<usize>| k.map_or("-".to_string(), |k| k.to_string());
+        let ours = cpu_median.unwrap_or(median);
+        let ratio = match &q.ms {
+            Some((mean, _)) if *mean > 0.0 => format!("{:.2}", ours / mean),
+            Some(_) => "(QEPCAD under its 1 ms clock tick)".into(),
+            None => "-".into(),
+        };
         println!(
-            "| {name} | {levels:?} | {cells} | {leaves} | {restarts} | {:.3} ms | {:.3} ms | {:.3} ms | {} |",
-            times[times.len() / 2].as_secs_f64() * 1e3,
+            "| {name} | {levels:?} | {cells} | {leaves} | {restarts} | {median:.3} ms | {} | {:.3} ms | {:.3} ms | {} | {time} | {} / {} | {ratio} |",
+            cpu_median.map_or("-".to_string(), |c| format!("{c:.3} ms")),
             times[0].as_secs_f64() * 1e3,
             times[times.len() - 1].as_secs_f64() * 1e3,
-            times.len()
+            times.len(),
+            count(&q.partial),
+            count(&q.full),
         );
     }
+}
+
+/// QEPCAD B's figures for one case.
+#[derive(Default)]
+struct QepcadRow {
+    /// Mean `d-stat` CPU time of the partial CAD in ms, and the number of runs.
+    ms: Option<(f64, usize)>,
+    partial: Option<usize>,
+    full: Option<usize>,
+}
+
+/// Repeats QEPCAD's partial CAD (at least 5 runs, for 2 s, at most 50 runs) and counts the
+/// leaves of its full CAD once. `d-stat` counts whole milliseconds, so a single run of a
+/// sub-millisecond case says 0 or 1; the mean over runs estimates the fraction.
+fn measure_qepcad(exe: &std::path::Path, name: &str, vars: &Vars, f: &Formula) -> QepcadRow {
+    let mut row = QepcadRow::default();
+    let label = name.split_whitespace().next().unwrap_or("case");
+    let partial = qepcad::script(label, vars, f, false, &["d-number-leaf-cells", "d-stat"]);
+    let started = Instant::now();
+    let mut ms = Vec::new();
+    while ms.len() < 5 || (started.elapsed() < Duration::from_secs(2) && ms.len() < 50) {
+        let out = match qepcad::run_growing(exe, &partial, QEPCAD_LIMIT) {
+            Ok(out) => out,
+            Err(e) => {
+                eprintln!("{name}: QEPCAD partial CAD: {e}");
+                break;
+            }
+        };
+        match (qepcad::stat_ms(&out), qepcad::leaf_count(&out)) {
+            (Some(t), Some(k)) => {
+                ms.push(t as f64);
+                row.partial = Some(k);
+            }
+            _ => {
+                eprintln!("{name}: QEPCAD gave no d-stat or leaf count");
+                break;
+            }
+        }
+        // Slow cases: one run is measurement enough.
+        if started.elapsed() > Duration::from_secs(10) {
+            break;
+        }
+    }
+    if !ms.is_empty() {
+        row.ms = Some((ms.iter().sum::<f64>() / ms.len() as f64, ms.len()));
+        let full = qepcad::script(label, vars, f, true, &["d-number-leaf-cells"]);
+        match qepcad::run_growing(exe, &full, QEPCAD_LIMIT) {
+            Ok(out) => row.full = qepcad::leaf_count(&out),
+            Err(e) => eprintln!("{name}: QEPCAD full CAD: {e}"),
+        }
+    }
+    row
+}
+
+/// CPU time of all threads of this process so far, from Linux's per-thread scheduler
+/// statistics (nanoseconds); `None` where they are not available.
+fn process_cpu() -> Option<Duration> {
+    let mut total = 0u64;
+    for entry in std::fs::read_dir("/proc/self/task").ok()? {
+        let stat = std::fs::read_to_string(entry.ok()?.path().join("schedstat")).ok()?;
+        total += stat.split_whitespace().next()?.parse::<u64>().ok()?;
+    }
+    Some(Duration::from_nanos(total))
 }

@@ -48,6 +48,11 @@ impl RealRoot {
         &self.hi
     }
 
+    /// The sign of the defining polynomial at `lo` (the opposite of its sign at `hi`).
+    pub(crate) fn lo_sign(&self) -> i32 {
+        self.lo_sign
+    }
+
     /// Halves the interval; returns the midpoint when it is the root.
     fn bisect(&mut self) -> Option<BigRational> {
         let mid = (&self.lo + &self.hi) / two();

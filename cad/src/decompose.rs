@@ -6,7 +6,7 @@ use crate::error::CadError;
 use crate::formula::Formula;
 use crate::lift::{Bound, Cell, CellKind, LiftOutcome, LiftStats, Lifter};
 use crate::project::Projection;
-use polys::{BigRational, Int, Poly};
+use polys::{Int, Poly};
 use std::sync::atomic::Ordering::Relaxed;
 
 /// A cylindrical algebraic decomposition of R^n adapted to formulas, pruned for code
@@ -136,6 +136,21 @@ impl Cad {
     /// cell. Fails only if the decomposition is inconsistent (a bound has no root there),
     /// which would be a bug.
     pub fn locate(&self, point: &[Int], stats: &LiftStats) -> Result<Vec<&Cell>, CadError> {
+        let point: Vec<Algebraic> = point
+            .iter()
+            .map(|x| Algebraic::from(polys::Coeff::to_bigint(x)))
+            .collect();
+        self.locate_point(&point, stats)
+    }
+
+    /// [`Cad::locate`] for a point with real algebraic coordinates (e.g. another CAD's
+    /// sample points). A point in a cell cut for holding no integer ends the path there,
+    /// like any pruned cell.
+    pub fn locate_point(
+        &self,
+        point: &[Algebraic],
+        stats: &LiftStats,
+    ) -> Result<Vec<&Cell>, CadError> {
         let lifter = Lifter {
             levels: &self.projection.levels,
             full: &self.full,
@@ -147,12 +162,11 @@ impl Cad {
         let mut cells = &self.cells;
         let mut prefix: Vec<Algebraic> = Vec::new();
         let mut zero_dim = true;
-        for x in point.iter().take(self.nvars) {
+        for xv in point.iter().take(self.nvars) {
             let roots = match lifter.stack_roots(&prefix, zero_dim)? {
                 Ok(r) => r,
                 Err(_) => return Err(CadError::Invariant("nullification at a located point")),
             };
-            let xv = Algebraic::Rational(BigRational::from_integer(polys::Coeff::to_bigint(x)));
             let value = |b: &Bound| -> Result<Option<Algebraic>, CadError> {
                 match b {
                     Bound::NegInf | Bound::PosInf => Ok(None),
@@ -169,10 +183,10 @@ impl Cad {
             let mut found = None;
             for c in cells {
                 let inside = match c.kind {
-                    CellKind::Section => value(&c.lower)?.is_some_and(|v| v == xv),
+                    CellKind::Section => value(&c.lower)?.is_some_and(|v| v == *xv),
                     CellKind::Sector => {
-                        value(&c.lower)?.is_none_or(|v| v < xv)
-                            && value(&c.upper)?.is_none_or(|v| xv < v)
+                        value(&c.lower)?.is_none_or(|v| v < *xv)
+                            && value(&c.upper)?.is_none_or(|v| *xv < v)
                     }
                 };
                 if inside {
@@ -188,7 +202,7 @@ impl Cad {
                 break;
             }
             zero_dim &= c.kind == CellKind::Section;
-            prefix.push(xv);
+            prefix.push(xv.clone());
             cells = &c.children;
         }
         Ok(path)

@@ -41,7 +41,7 @@ impl FloatInterval {
         })
     }
 
-    fn of_coeff<C: Coeff>(c: &C) -> Option<FloatInterval> {
+    pub(crate) fn of_coeff<C: Coeff>(c: &C) -> Option<FloatInterval> {
         match c.to_i64() {
             // Integers of up to 53 bits convert exactly.
             Some(v) if v.unsigned_abs() < (1 << 53) => Some(FloatInterval {

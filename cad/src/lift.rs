@@ -16,7 +16,7 @@
 use crate::algebraic::Algebraic;
 use crate::error::CadError;
 use crate::formula::Formula;
-use crate::sign::{sign_at, SignStats};
+use crate::sign::{sign_at, sign_if_cheap, SignStats};
 use crate::upoly::UPoly;
 use polys::{factor_univariate, Poly};
 use rayon::prelude::*;
@@ -357,6 +357,12 @@ impl Lifter<'_> {
         let n = self.levels.len();
         let assigned = prefix.len();
         let mut failure = None;
+        // A section is a root of these basis polynomials of its level.
+        let section_of: &[RootRef] = match (cell.kind, &cell.lower) {
+            (CellKind::Section, Bound::Roots(refs)) => refs,
+            _ => &[],
+        };
+        let level = cell.level;
         // Signs decided at an ancestor's sample hold here too (same leading
         // coordinates); new ones are recorded for the descendants.
         let mut sign = |p: &Poly| {
@@ -365,6 +371,12 @@ impl Lifter<'_> {
             }
             if let Some((_, s)) = known.iter().find(|(q, _)| q == p) {
                 return Some(*s);
+            }
+            // Zero by construction: no exact zero test needed (the costly case of the
+            // sign cascade, which intervals alone can never decide).
+            if self.vanishes_on_section(p, level, section_of) {
+                known.push((p.clone(), 0));
+                return Some(0);
             }
             match sign_at(p, prefix, &self.stats.signs) {
                 Ok(s) => {
@@ -405,6 +417,20 @@ impl Lifter<'_> {
         }
         cell.children = self.stack(prefix, zero_dim, nullified, known)?;
         Ok(())
+    }
+
+    /// Whether `p` (of main variable `x_level`) vanishes on a section that is a root of the
+    /// basis polynomials `refs` of its level: one of them divides `p`. (Over a cell where
+    /// such a polynomial is nullified and a delineating derivative gave the root, it
+    /// vanishes on the whole fibre, so the answer stays right.)
+    fn vanishes_on_section(&self, p: &Poly, level: usize, refs: &[RootRef]) -> bool {
+        if refs.is_empty() || p.main_var() != Some(level) {
+            return false;
+        }
+        refs.iter().any(|r| {
+            let b = &self.levels[level][r.poly];
+            b.degree(level) <= p.degree(level) && (b == p || p.div_exact(b).is_some())
+        })
     }
 
     /// The real roots in `x_k` of `f` specialised at `prefix` (coordinates of
@@ -450,17 +476,78 @@ impl Lifter<'_> {
             return Ok(Err(Nullified));
         }
         let candidates = self.eliminate(&g, prefix, &irrational, k)?;
+        // The candidates include every real root of g over the sample. When the number of
+        // those roots is known, candidates that intervals show to be no root are dropped
+        // until the count is reached, and no root needs an exact zero proof.
+        let count = self.real_root_count(&g, prefix, k)?;
+        if count == Some(candidates.len()) {
+            return Ok(Ok(candidates));
+        }
         let mut point: Vec<Algebraic> = prefix.to_vec();
-        let mut out = Vec::new();
+        // (candidate, is a root: decided or not yet)
+        let mut marked: Vec<(Algebraic, Option<bool>)> = Vec::with_capacity(candidates.len());
         for beta in candidates {
             point.push(beta);
-            let s = sign_at(&g, &point, &self.stats.signs)?;
+            let s = match count {
+                Some(_) => sign_if_cheap(&g, &point, &self.stats.signs)?,
+                None => Some(sign_at(&g, &point, &self.stats.signs)?),
+            };
             let beta = point.pop().expect("pushed just above");
-            if s == 0 {
+            marked.push((beta, s.map(|s| s == 0)));
+        }
+        let roots = marked.iter().filter(|(_, m)| *m == Some(true)).count();
+        let open = marked.iter().filter(|(_, m)| m.is_none()).count();
+        let mut out = Vec::new();
+        for (beta, m) in marked {
+            let root = match m {
+                Some(r) => r,
+                // Every undecided candidate must be a root to reach the count.
+                None if count == Some(roots + open) => true,
+                None => {
+                    point.push(beta);
+                    let s = sign_at(&g, &point, &self.stats.signs)?;
+                    let beta = point.pop().expect("pushed just above");
+                    if s == 0 {
+                        out.push(beta);
+                    }
+                    continue;
+                }
+            };
+            if root {
                 out.push(beta);
             }
         }
         Ok(Ok(out))
+    }
+
+    /// The number of distinct real roots in `x_k` of `g` over the sample `prefix`, when
+    /// cheap to know exactly: degree 1, or degree 2 by the sign of the discriminant, with
+    /// a leading coefficient that does not vanish there.
+    fn real_root_count(
+        &self,
+        g: &Poly,
+        prefix: &[Algebraic],
+        k: usize,
+    ) -> Result<Option<usize>, CadError> {
+        let cs = g.coeffs(k);
+        if cs.len() < 2 || cs.len() > 3 {
+            return Ok(None);
+        }
+        let lc = &cs[cs.len() - 1];
+        if sign_at(lc, prefix, &self.stats.signs)? == 0 {
+            return Ok(None);
+        }
+        if cs.len() == 2 {
+            return Ok(Some(1));
+        }
+        let disc = cs[1]
+            .mul(&cs[1])
+            .sub(&cs[2].mul(&cs[0]).scale(&polys::Int::from(4)));
+        Ok(Some(match sign_at(&disc, prefix, &self.stats.signs)? {
+            1 => 2,
+            0 => 1,
+            _ => 0,
+        }))
     }
 
     /// Candidate roots: real roots of the resultant of `g` against the defining polynomials

@@ -19,7 +19,7 @@ use crate::interval::Interval;
 use crate::isolate::{isolate_roots, RootInterval};
 use crate::upoly::UPoly;
 use num_traits::{Signed, Zero};
-use polys::{BigRational, Coeff, Poly};
+use polys::{BigRational, Coeff, Int, Poly};
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -103,22 +103,50 @@ const BISECTIONS_PER_ROUND: usize = 4;
 /// assert_eq!(sign_at(&p, &[sqrt2, Algebraic::from(0)], &stats), Ok(1));
 /// ```
 pub fn sign_at(p: &Poly, point: &[Algebraic], stats: &SignStats) -> Result<i32, CadError> {
+    match cheap_stages(p, point, stats)? {
+        Ok(s) => Ok(s),
+        Err((q, roots)) => exact_stage(q, roots, stats),
+    }
+}
+
+/// The sign when stages 1 and 2 decide it (rational substitution, intervals), `None` when
+/// only the exact stage could: for callers that have another exact way to settle the
+/// undecided cases (e.g. by counting) and want to skip the costly zero proofs.
+pub(crate) fn sign_if_cheap(
+    p: &Poly,
+    point: &[Algebraic],
+    stats: &SignStats,
+) -> Result<Option<i32>, CadError> {
+    Ok(cheap_stages(p, point, stats)?.ok())
+}
+
+/// What is left for the exact stage: the polynomial with the rational coordinates
+/// substituted and the algebraic coordinates it still depends on.
+type Undecided = (Poly, Vec<(usize, Algebraic)>);
+
+/// Stages 1 and 2.
+fn cheap_stages(
+    p: &Poly,
+    point: &[Algebraic],
+    stats: &SignStats,
+) -> Result<Result<i32, Undecided>, CadError> {
     let vars = p.vars();
     if let Some(&v) = vars.iter().find(|&&v| v >= point.len()) {
         return Err(CadError::MissingCoordinate(v));
     }
     // Stage 1: rational coordinates.
-    let mut q = p.clone();
     let mut roots: Vec<(usize, Algebraic)> = Vec::new();
+    let mut rationals: Vec<(usize, &BigRational)> = Vec::new();
     for &v in &vars {
         match &point[v] {
-            Algebraic::Rational(r) => q = subst(&q, v, r),
+            Algebraic::Rational(r) => rationals.push((v, r)),
             a => roots.push((v, a.clone())),
         }
     }
+    let mut q = subst_rationals(p, &rationals);
     if let Some(c) = q.constant_value() {
         stats.rational.fetch_add(1, Relaxed);
-        return Ok(c.signum());
+        return Ok(Ok(c.signum()));
     }
     roots.retain(|(v, _)| q.has_var(*v));
 
@@ -127,13 +155,19 @@ pub fn sign_at(p: &Poly, point: &[Algebraic], stats: &SignStats) -> Result<i32, 
     // With one algebraic coordinate left the exact univariate test is cheaper than
     // refining towards a sign that may be 0: one refinement round at most.
     let rounds = if roots.len() == 1 { 1 } else { INTERVAL_ROUNDS };
+    // First with f64 enclosures of the roots narrowed by f64 bisection (no rational
+    // arithmetic): most non-zero signs are settled here.
+    if let Some(s) = narrow_float_enclosure(&q, &roots).and_then(FloatInterval::sign) {
+        stats.interval.fetch_add(1, Relaxed);
+        return Ok(Ok(s));
+    }
     for round in 0..=rounds {
         if round > 0 {
             refine_all(&mut q, &mut roots, BISECTIONS_PER_ROUND);
             if let Some(c) = q.constant_value() {
                 // Refinement hit the coordinates exactly; the enclosure became a point.
                 stats.interval.fetch_add(1, Relaxed);
-                return Ok(c.signum());
+                return Ok(Ok(c.signum()));
             }
         }
         let s = match float_enclosure(&q, &roots) {
@@ -142,17 +176,69 @@ pub fn sign_at(p: &Poly, point: &[Algebraic], stats: &SignStats) -> Result<i32, 
         };
         if let Some(s) = s {
             stats.interval.fetch_add(1, Relaxed);
-            return Ok(s);
+            return Ok(Ok(s));
         }
     }
+    Ok(Err((q, roots)))
+}
 
-    // Stage 3: exact.
+/// Stage 3: exact.
+fn exact_stage(
+    q: Poly,
+    roots: Vec<(usize, Algebraic)>,
+    stats: &SignStats,
+) -> Result<i32, CadError> {
     if let [(v, a)] = roots.as_slice() {
         stats.exact_univariate.fetch_add(1, Relaxed);
         return Ok(a.sign_of(&UPoly::from_poly(&q, *v)?));
     }
     stats.exact_resultant.fetch_add(1, Relaxed);
     sign_by_resultant(q, roots)
+}
+
+/// `p` with every `x_v = n/d` of `values` substituted in one pass over the terms, times
+/// the positive factor `prod d^deg_v(p)` that clears the denominators (same sign).
+fn subst_rationals(p: &Poly, values: &[(usize, &BigRational)]) -> Poly {
+    if values.is_empty() {
+        return p.clone();
+    }
+    // Powers n^e and d^(deg - e) for every substituted variable.
+    let powers: Vec<(usize, Vec<Int>, Vec<Int>)> = values
+        .iter()
+        .map(|&(v, r)| {
+            let deg = p.degree(v) as usize;
+            let n = Int::from_bigint(r.numer().clone());
+            let d = Int::from_bigint(r.denom().clone());
+            let mut np = Vec::with_capacity(deg + 1);
+            let mut dp = Vec::with_capacity(deg + 1);
+            np.push(Int::one());
+            dp.push(Int::one());
+            for e in 1..=deg {
+                np.push(np[e - 1].mul(&n));
+                dp.push(dp[e - 1].mul(&d));
+            }
+            // dp[e] is d^e; the factor for exponent e is d^(deg - e).
+            dp.reverse();
+            (v, np, dp)
+        })
+        .collect();
+    let terms = p
+        .terms()
+        .iter()
+        .map(|(m, c)| {
+            let mut m = m.clone();
+            let mut c = c.clone();
+            for (v, np, dp) in &powers {
+                let e = m.exp(*v) as usize;
+                c = c.mul(&np[e]).mul(&dp[e]);
+                if e > 0 {
+                    m.set(*v, 0);
+                }
+            }
+            (m, c)
+        })
+        .collect();
+    Poly::from_terms(terms)
 }
 
 fn subst(q: &Poly, v: usize, r: &BigRational) -> Poly {
@@ -202,6 +288,63 @@ fn float_enclosure(q: &Poly, roots: &[(usize, Algebraic)]) -> Option<FloatInterv
         boxes[*v] = FloatInterval::hull(&lo, &hi)?;
     }
     FloatInterval::enclose(q, &boxes)
+}
+
+/// An f64 enclosure of `q` over f64 enclosures of the roots, each narrowed by bisection.
+fn narrow_float_enclosure(q: &Poly, roots: &[(usize, Algebraic)]) -> Option<FloatInterval> {
+    let zero = FloatInterval { lo: 0.0, hi: 0.0 };
+    let mut boxes = vec![zero; q.nvars()];
+    for (v, a) in roots {
+        boxes[*v] = match a {
+            Algebraic::Root(x) => narrow_root_box(x)?,
+            Algebraic::Rational(r) => FloatInterval::of_rational(r)?,
+        };
+    }
+    FloatInterval::enclose(q, &boxes)
+}
+
+/// Bisections of [`narrow_root_box`]: a width of 2^-30 of the isolating interval suffices
+/// for the signs the lifting asks (f64 precision itself would cost more than it saves).
+const FLOAT_BISECTIONS: usize = 30;
+
+/// An f64 enclosure of the root `x`, narrowed by bisection at f64 points that are exactly
+/// inside its isolating interval `(lo, hi)`: there the defining polynomial has the sign it
+/// has at `lo` left of the root and the opposite sign right of it, and an outward-rounded
+/// evaluation that excludes 0 proves which side a point is on. Stops where the evaluation
+/// cannot tell; the enclosure stays rigorous throughout.
+fn narrow_root_box(x: &crate::algebraic::RealRoot) -> Option<FloatInterval> {
+    let outer = FloatInterval::hull(x.lo(), x.hi())?;
+    // f64 points in [inner_lo, inner_hi] lie strictly inside (lo, hi): the conversions are
+    // widened outwards by two units, more than their rounding error.
+    let inner_lo = FloatInterval::of_rational(x.lo())?.hi;
+    let inner_hi = FloatInterval::of_rational(x.hi())?.lo;
+    let coeffs: Vec<FloatInterval> = x
+        .poly()
+        .coeffs()
+        .iter()
+        .map(FloatInterval::of_coeff)
+        .collect::<Option<_>>()?;
+    let lo_sign = x.lo_sign();
+    let (mut lo, mut hi) = (outer.lo, outer.hi);
+    for _ in 0..FLOAT_BISECTIONS {
+        let m = lo + (hi - lo) / 2.0;
+        if !(m > lo && m < hi && m >= inner_lo && m <= inner_hi) {
+            break;
+        }
+        let pm = FloatInterval { lo: m, hi: m };
+        let value = coeffs
+            .iter()
+            .rev()
+            .fold(FloatInterval { lo: 0.0, hi: 0.0 }, |acc, c| {
+                acc.mul(pm).add(*c)
+            });
+        match value.sign() {
+            Some(s) if s == lo_sign => lo = m,
+            Some(_) => hi = m,
+            None => break,
+        }
+    }
+    Some(FloatInterval { lo, hi })
 }
 
 /// Stage 3 with several algebraic coordinates.
@@ -262,6 +405,26 @@ mod tests {
 
     fn root(c: &[i64], index: usize) -> Algebraic {
         Algebraic::roots_of(&UPoly::from_i64s(c)).unwrap()[index].clone()
+    }
+
+    #[test]
+    fn narrowed_float_boxes_enclose_the_root() {
+        for (c, index, approx) in [
+            (&[-2i64, 0, 1][..], 1, std::f64::consts::SQRT_2),
+            (&[-2, 0, 1], 0, -std::f64::consts::SQRT_2),
+            (&[-1, 0, 2], 1, std::f64::consts::FRAC_1_SQRT_2),
+            (&[-3, 0, 0, 1], 0, 3f64.cbrt()),
+        ] {
+            let Algebraic::Root(x) = root(c, index) else {
+                panic!("irrational")
+            };
+            let b = narrow_root_box(&x).unwrap();
+            // The exact root lies in (lo, hi) of the isolating interval and in the box.
+            assert!(b.lo <= approx && approx <= b.hi, "{b:?} {approx}");
+            assert!(b.hi - b.lo < 1e-6, "{b:?}");
+            let (lo, hi) = (x.lo().clone(), x.hi().clone());
+            assert!(FloatInterval::hull(&lo, &hi).unwrap().lo <= b.lo);
+        }
     }
 
     #[test]

@@ -151,24 +151,7 @@ fn worked_example_base_phase() {
 /// x = w*t1 + o1, y = h*t2 + o2 (rectangular tiles), tile loops outside point loops.
 #[test]
 fn tiled_rect_rect() {
-    let case = Case {
-        name: "rect-rect",
-        vars: &["w", "h", "t1", "t2", "o1", "o2"],
-        constraints: &[
-            "w >= 1",
-            "h >= 1",
-            "1 <= w*t1 + o1",
-            "w*t1 + o1 <= 12",
-            "1 <= h*t2 + o2",
-            "h*t2 + o2 <= 6",
-            "0 <= o1",
-            "o1 <= w - 1",
-            "0 <= o2",
-            "o2 <= h - 1",
-        ],
-        bx: &[(0, 3), (0, 3), (-1, 5), (-1, 4), (-1, 3), (-1, 3)],
-    };
-    check_case(&case);
+    check_case(&seed_domains::RECT_RECT);
 }
 
 /// Inputs on which a projection factor's leading coefficient (or all its coefficients)

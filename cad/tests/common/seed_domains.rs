@@ -57,3 +57,24 @@ pub const CASES: &[Case] = &[
         bx: &[(-2, 5), (-2, 7), (-2, 7)],
     },
 ];
+
+/// The rect-rect tiled system of Table 4.1 written out as a polynomial system with
+/// parametric tile sizes w, h: x = w*t1 + o1, y = h*t2 + o2 (rectangular tiles over
+/// 1 <= x <= 12, 1 <= y <= 6), tile loops outside point loops.
+pub const RECT_RECT: Case = Case {
+    name: "rect-rect",
+    vars: &["w", "h", "t1", "t2", "o1", "o2"],
+    constraints: &[
+        "w >= 1",
+        "h >= 1",
+        "1 <= w*t1 + o1",
+        "w*t1 + o1 <= 12",
+        "1 <= h*t2 + o2",
+        "h*t2 + o2 <= 6",
+        "0 <= o1",
+        "o1 <= w - 1",
+        "0 <= o2",
+        "o2 <= h - 1",
+    ],
+    bx: &[(0, 3), (0, 3), (-1, 5), (-1, 4), (-1, 3), (-1, 3)],
+};
