@@ -7,3 +7,4 @@
 
 pub mod cli;
 pub mod la;
+pub mod plot;

@@ -8,6 +8,7 @@ mod cad;
 mod diagnostic;
 pub mod gen;
 mod la;
+pub mod plot;
 mod poly;
 pub mod tile;
 mod verify;
@@ -39,6 +40,8 @@ pub enum Command {
     Poly(poly::PolyCommand),
     /// Map a linear-algebra problem (Linnea's input language) to a cheap kernel sequence.
     La(la::LaArgs),
+    /// Draw a 2-D domain (or slice): constraint curves, CAD cells, points in execution order, tiles.
+    Plot(plot::PlotArgs),
 }
 
 /// Runs the tool on the process arguments and returns the exit code.
@@ -60,6 +63,7 @@ pub fn main() -> i32 {
         Command::Verify(a) => verify::run(a),
         Command::Cad(a) => cad::run(a),
         Command::Tile(a) => tile::run(a),
+        Command::Plot(a) => plot::run(a),
         Command::Poly(c) => poly::run(c),
         Command::La(a) => la::run(a),
     };
