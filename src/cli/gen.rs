@@ -273,6 +273,24 @@ pub fn write_atomically(path: &Path, text: &str) -> Result<(), Diagnostic> {
     };
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
     tmp.write_all(text.as_bytes()).map_err(fail)?;
+    keep_usual_permissions(tmp.as_file(), path).map_err(fail)?;
     tmp.persist(path).map_err(|e| fail(e.error))?;
+    Ok(())
+}
+
+/// tempfile creates files readable by the owner only; an output file should look like any
+/// other, or keep the permissions of the file it replaces.
+#[cfg(unix)]
+fn keep_usual_permissions(file: &std::fs::File, path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let perms = match std::fs::metadata(path) {
+        Ok(m) => m.permissions(),
+        Err(_) => std::fs::Permissions::from_mode(0o644),
+    };
+    file.set_permissions(perms)
+}
+
+#[cfg(not(unix))]
+fn keep_usual_permissions(_: &std::fs::File, _: &Path) -> std::io::Result<()> {
     Ok(())
 }
