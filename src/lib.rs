@@ -6,5 +6,6 @@
 //! `polys`, `cad`, `tiling` and `codegen`.
 
 pub mod cli;
+pub mod kernel;
 pub mod la;
 pub mod plot;

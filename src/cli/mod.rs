@@ -7,6 +7,7 @@
 mod cad;
 mod diagnostic;
 pub mod gen;
+pub mod kernel;
 mod la;
 pub mod plot;
 mod poly;
@@ -42,6 +43,8 @@ pub enum Command {
     La(la::LaArgs),
     /// Draw a 2-D domain (or slice): constraint curves, CAD cells, points in execution order, tiles.
     Plot(plot::PlotArgs),
+    /// Emit a blocked BLAS kernel (CBLAS arguments) as C from its tiled catalogue domain.
+    Kernel(kernel::KernelArgs),
 }
 
 /// Runs the tool on the process arguments and returns the exit code.
@@ -64,6 +67,7 @@ pub fn main() -> i32 {
         Command::Cad(a) => cad::run(a),
         Command::Tile(a) => tile::run(a),
         Command::Plot(a) => plot::run(a),
+        Command::Kernel(a) => kernel::run(a),
         Command::Poly(c) => poly::run(c),
         Command::La(a) => la::run(a),
     };

@@ -1,0 +1,275 @@
+//! Per-kernel definitions for the emitted C: CBLAS argument lists (after the
+//! enumeration arguments, which the flags fix), the work before and after the nest
+//! (quick returns, beta scaling, copies), the element macros the catalogue body uses, and
+//! how the packing routines read op(A) and op(B) for the full tiles.
+
+use super::runtime::Operands;
+use super::{element, Blas, KernelError, Layout, Request, Uplo};
+
+/// Everything kernel-specific in the C file.
+pub struct Def {
+    /// One line saying what the function computes.
+    pub what: String,
+    pub args: &'static str,
+    /// The arguments as passed on from the default-size entry point.
+    pub call: &'static str,
+    /// Statements before the nest (indented two spaces, each line ending in a newline).
+    pub prologue: String,
+    /// Binds the domain's parameters to the arguments.
+    pub bind: &'static str,
+    /// Statements after the nest.
+    pub epilogue: String,
+    /// `#define PS_X(r, c) ...` for each array of the catalogue body.
+    pub accessors: String,
+    pub ops: Operands,
+    /// Initialisers of `ps_blk`: a, b, lda, ldb, c, rs_c, cs_c.
+    pub blk: [String; 7],
+    /// Extents of i, j, l as C expressions (for the default tile sizes).
+    pub extents: [&'static str; 3],
+}
+
+/// Row and column strides of a result stored in `layout` with leading dimension `ld`,
+/// optionally transposed (the upper triangle written through lower-triangle indices).
+fn strides(layout: Layout, ld: &str, transposed: bool) -> (String, String) {
+    let (r, c) = match layout {
+        Layout::Col => ("1".to_string(), ld.to_string()),
+        Layout::Row => (ld.to_string(), "1".to_string()),
+    };
+    if transposed {
+        (c, r)
+    } else {
+        (r, c)
+    }
+}
+
+/// Scales the result by beta over `rows x cols` (or its lower triangle) through `PS_C`;
+/// beta == 0 overwrites, as BLAS does (C may hold NaN on entry).
+fn beta_scaling(rows: &str, cols: &str, lower: bool) -> String {
+    let start = if lower { "j" } else { "0" };
+    format!(
+        "  if (beta != 1.0)\n    for (int64_t j = 0; j < {cols}; j++)\n      for (int64_t i = {start}; i < {rows}; i++)\n        PS_C(i, j) = beta == 0.0 ? 0.0 : beta * PS_C(i, j);\n"
+    )
+}
+
+pub fn definition(req: &Request) -> Result<Def, KernelError> {
+    let l = req.layout;
+    let upper = req.uplo == Some(Uplo::Upper);
+    let col = l == Layout::Col;
+    let layout_name = if col { "column" } else { "row" };
+    Ok(match req.kernel {
+        Blas::Gemv => {
+            return Err(KernelError::Generation(
+                "GEMV has its own emitter (kernel::gemv)".into(),
+            ))
+        }
+        Blas::Gemm => {
+            let (rs, cs) = strides(l, "ldc", false);
+            Def {
+                what: format!("C := alpha * A * B + beta * C ({layout_name}-major, no transposes), A M x K, B K x N, C M x N."),
+                args: "int64_t M, int64_t N, int64_t K, double alpha, const double *A, int64_t lda, \
+                       const double *B, int64_t ldb, double beta, double *C, int64_t ldc",
+                call: "M, N, K, alpha, A, lda, B, ldb, beta, C, ldc",
+                prologue: format!(
+                    "  if (M <= 0 || N <= 0) return;\n{}  if (K <= 0 || alpha == 0.0) return;\n",
+                    beta_scaling("M", "N", false)
+                ),
+                bind: "const int64_t m = M, n = N, k = K;",
+                epilogue: String::new(),
+                accessors: format!(
+                    "#define PS_A(r, c) {}\n#define PS_B(r, c) {}\n#define PS_C(r, c) {}\n",
+                    element("A", "lda", l, "r", "c"),
+                    element("B", "ldb", l, "r", "c"),
+                    element("C", "ldc", l, "r", "c"),
+                ),
+                ops: Operands {
+                    opa: element("a", "lda", l, "i", "l"),
+                    opa_i_contiguous: col,
+                    opb: element("b", "ldb", l, "l", "j"),
+                    opb_l_contiguous: col,
+                    a_mask: None,
+                    c_mask: None,
+                    a_lend: None,
+                },
+                blk: [
+                    "A".into(),
+                    "B".into(),
+                    "lda".into(),
+                    "ldb".into(),
+                    "C".into(),
+                    rs,
+                    cs,
+                ],
+                extents: ["M", "N", "K"],
+            }
+        }
+        Blas::Syrk => {
+            let (rs, cs) = strides(l, "ldc", upper);
+            let c_at = if upper {
+                element("C", "ldc", l, "c", "r")
+            } else {
+                element("C", "ldc", l, "r", "c")
+            };
+            Def {
+                what: format!(
+                    "C := alpha * A^T * A + beta * C ({layout_name}-major, CblasTrans, {} triangle), A K x N, C N x N.",
+                    if upper { "upper" } else { "lower" }
+                ),
+                args: "int64_t N, int64_t K, double alpha, const double *A, int64_t lda, \
+                       double beta, double *C, int64_t ldc",
+                call: "N, K, alpha, A, lda, beta, C, ldc",
+                prologue: format!(
+                    "  if (N <= 0) return;\n{}  if (K <= 0 || alpha == 0.0) return;\n",
+                    beta_scaling("N", "N", true)
+                ),
+                bind: "const int64_t n = N, k = K;",
+                epilogue: String::new(),
+                accessors: format!(
+                    "#define PS_A(r, c) {}\n#define PS_C(r, c) {c_at}\n",
+                    element("A", "lda", l, "r", "c"),
+                ),
+                ops: Operands {
+                    opa: element("a", "lda", l, "l", "i"),
+                    opa_i_contiguous: !col,
+                    opb: element("b", "ldb", l, "l", "j"),
+                    opb_l_contiguous: col,
+                    a_mask: None,
+                    c_mask: Some("(j) <= (i)".into()),
+                    a_lend: None,
+                },
+                blk: [
+                    "A".into(),
+                    "A".into(),
+                    "lda".into(),
+                    "lda".into(),
+                    "C".into(),
+                    rs,
+                    cs,
+                ],
+                extents: ["N", "N", "K"],
+            }
+        }
+        Blas::Symm => {
+            let (rs, cs) = strides(l, "ldc", false);
+            // Element (r, c) of the symmetric A with r >= c, from the stored triangle.
+            let stored = |x: &str, ld: &str, r: &str, c: &str| {
+                if upper {
+                    element(x, ld, l, c, r)
+                } else {
+                    element(x, ld, l, r, c)
+                }
+            };
+            Def {
+                what: format!(
+                    "C := alpha * A * B + beta * C ({layout_name}-major, CblasLeft, A symmetric, {} triangle stored), A M x M, B and C M x N.",
+                    if upper { "upper" } else { "lower" }
+                ),
+                args: "int64_t M, int64_t N, double alpha, const double *A, int64_t lda, \
+                       const double *B, int64_t ldb, double beta, double *C, int64_t ldc",
+                call: "M, N, alpha, A, lda, B, ldb, beta, C, ldc",
+                prologue: format!(
+                    "  if (M <= 0 || N <= 0) return;\n{}  if (alpha == 0.0) return;\n",
+                    beta_scaling("M", "N", false)
+                ),
+                bind: "const int64_t m = M, n = N;",
+                epilogue: String::new(),
+                accessors: format!(
+                    "#define PS_A(r, c) {}\n#define PS_B(r, c) {}\n#define PS_C(r, c) {}\n",
+                    stored("A", "lda", "r", "c"),
+                    element("B", "ldb", l, "r", "c"),
+                    element("C", "ldc", l, "r", "c"),
+                ),
+                ops: Operands {
+                    opa: format!(
+                        "(l) <= (i) ? {} : {}",
+                        stored("a", "lda", "i", "l"),
+                        stored("a", "lda", "l", "i")
+                    ),
+                    opa_i_contiguous: col != upper,
+                    opb: element("b", "ldb", l, "l", "j"),
+                    opb_l_contiguous: col,
+                    a_mask: None,
+                    c_mask: None,
+                    a_lend: None,
+                },
+                blk: [
+                    "A".into(),
+                    "B".into(),
+                    "lda".into(),
+                    "ldb".into(),
+                    "C".into(),
+                    rs,
+                    cs,
+                ],
+                extents: ["M", "N", "M"],
+            }
+        }
+        Blas::Trmm => {
+            if upper {
+                return Err(KernelError::BadInput(
+                    "TRMM: only --uplo L (the catalogue's domain is the lower triangle)".into(),
+                ));
+            }
+            let (rs, cs) = strides(l, "ldb", false);
+            let ld0 = if col { "M" } else { "N" };
+            Def {
+                what: format!(
+                    "B := alpha * A * B ({layout_name}-major, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit), A M x M, B M x N."
+                ),
+                args: "int64_t M, int64_t N, double alpha, const double *A, int64_t lda, \
+                       double *B, int64_t ldb",
+                call: "M, N, alpha, A, lda, B, ldb",
+                // The catalogue's nest accumulates into X while reading B; in place, the
+                // old B is copied out first (O(MN) next to the O(M^2 N) products).
+                prologue: format!(
+                    "  if (M <= 0 || N <= 0) return;\n\
+                     \x20 const int64_t ps_ldb0 = {ld0};\n\
+                     \x20 double *ps_b0 = alpha == 0.0 ? NULL : malloc(sizeof(double) * (size_t)M * (size_t)N);\n\
+                     \x20 if (ps_b0 == NULL) {{\n\
+                     \x20   /* alpha == 0, or no memory for the copy: in place, rows from the bottom up\n\
+                     \x20      (row i reads only rows l <= i, not yet overwritten). */\n\
+                     \x20   for (int64_t i = M - 1; i >= 0; i--)\n\
+                     \x20     for (int64_t j = 0; j < N; j++) {{\n\
+                     \x20       double s = 0.0;\n\
+                     \x20       if (alpha != 0.0)\n\
+                     \x20         for (int64_t l = 0; l <= i; l++) s += PS_L(i, l) * PS_X(l, j);\n\
+                     \x20       PS_X(i, j) = alpha * s;\n\
+                     \x20     }}\n\
+                     \x20   return;\n\
+                     \x20 }}\n\
+                     \x20 for (int64_t j = 0; j < N; j++)\n\
+                     \x20   for (int64_t i = 0; i < M; i++) {{\n\
+                     \x20     PS_B(i, j) = PS_X(i, j);\n\
+                     \x20     PS_X(i, j) = 0.0;\n\
+                     \x20   }}\n"
+                ),
+                bind: "const int64_t m = M, n = N;",
+                epilogue: "  free(ps_b0);\n".into(),
+                accessors: format!(
+                    "#define PS_L(r, c) {}\n#define PS_B(r, c) {}\n#define PS_X(r, c) {}\n",
+                    element("A", "lda", l, "r", "c"),
+                    element("ps_b0", "ps_ldb0", l, "r", "c"),
+                    element("B", "ldb", l, "r", "c"),
+                ),
+                ops: Operands {
+                    opa: element("a", "lda", l, "i", "l"),
+                    opa_i_contiguous: col,
+                    opb: element("b", "ldb", l, "l", "j"),
+                    opb_l_contiguous: col,
+                    a_mask: Some("(l) <= (i)".into()),
+                    c_mask: None,
+                    a_lend: Some("(i) + 1".into()),
+                },
+                blk: [
+                    "A".into(),
+                    "ps_b0".into(),
+                    "lda".into(),
+                    "ps_ldb0".into(),
+                    "B".into(),
+                    rs,
+                    cs,
+                ],
+                extents: ["M", "N", "M"],
+            }
+        }
+    })
+}

@@ -1,0 +1,427 @@
+//! Blocked BLAS-style kernels emitted as C: `polyscan kernel NAME`. Owns the kernel
+//! definitions (CBLAS-compatible signatures, storage layouts, how the catalogue body reads
+//! its operands), the analytical default tile sizes, and the assembly of one C file from
+//! the tiled nest ([`nest`]) and the run-time part ([`runtime`]).
+//!
+//! The loop nest is the catalogue domain (`crate::la::kernels`) tiled with parametric
+//! sizes and scanned by codegen; full tiles run a packed micro-kernel, partial tiles the
+//! catalogue body, except in triangular domains (SYRK, TRMM), where the tiles along the
+//! diagonal carry a large share of the work: there partial tiles run the packed path too,
+//! with the domain's constraint applied as a mask (zeros packed into op(A), or result
+//! elements left unwritten), and the generated partial nest remains the fallback when
+//! the pack buffers cannot be allocated.
+
+mod defs;
+mod gemv;
+pub mod nest;
+pub mod runtime;
+
+use crate::la::kernels::Kernel;
+use std::fmt::{self, Write};
+
+/// Storage order of every matrix argument (CBLAS's `CblasColMajor` / `CblasRowMajor`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    Col,
+    Row,
+}
+
+/// Which triangle a symmetric or triangular operand or result uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Uplo {
+    Lower,
+    Upper,
+}
+
+/// Kernels `polyscan kernel` can emit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Blas {
+    Gemm,
+    Syrk,
+    Symm,
+    Trmm,
+    Gemv,
+}
+
+/// Why no kernel could be emitted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KernelError {
+    /// A name or option the kernel does not take.
+    BadInput(String),
+    /// The generator failed on the catalogue domain (a bug, reported rather than hidden).
+    Generation(String),
+}
+
+impl fmt::Display for KernelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KernelError::BadInput(m) | KernelError::Generation(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for KernelError {}
+
+impl Blas {
+    pub const ALL: &'static [Blas] = &[Blas::Gemm, Blas::Syrk, Blas::Symm, Blas::Trmm, Blas::Gemv];
+
+    /// Parses a kernel name as in the catalogue (`GEMM`) or CBLAS (`dgemm`), any case.
+    pub fn parse(name: &str) -> Result<Blas, KernelError> {
+        let lower = name.to_ascii_lowercase();
+        let bare = lower.strip_prefix("cblas_").unwrap_or(&lower);
+        let bare = bare
+            .strip_prefix('d')
+            .filter(|b| b.len() == 4)
+            .unwrap_or(bare);
+        match bare {
+            "gemm" => Ok(Blas::Gemm),
+            "syrk" => Ok(Blas::Syrk),
+            "symm" => Ok(Blas::Symm),
+            "trmm" => Ok(Blas::Trmm),
+            "gemv" => Ok(Blas::Gemv),
+            _ => Err(KernelError::BadInput(format!(
+                "unknown kernel '{name}': available: {}",
+                Blas::ALL
+                    .iter()
+                    .map(|b| b.catalogue().name().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))),
+        }
+    }
+
+    pub fn catalogue(self) -> Kernel {
+        match self {
+            Blas::Gemm => Kernel::Gemm,
+            Blas::Syrk => Kernel::Syrk,
+            Blas::Symm => Kernel::Symm,
+            Blas::Trmm => Kernel::Trmm,
+            Blas::Gemv => Kernel::Gemv,
+        }
+    }
+
+    /// The C function name (`polyscan_dgemm`).
+    pub fn function(self) -> &'static str {
+        match self {
+            Blas::Gemm => "polyscan_dgemm",
+            Blas::Syrk => "polyscan_dsyrk",
+            Blas::Symm => "polyscan_dsymm",
+            Blas::Trmm => "polyscan_dtrmm",
+            Blas::Gemv => "polyscan_dgemv",
+        }
+    }
+
+    /// Number of iterators of the catalogue domain (= number of tile sizes).
+    pub fn dims(self) -> usize {
+        if self == Blas::Gemv {
+            2
+        } else {
+            3
+        }
+    }
+
+    /// Whether `--uplo` means something for this kernel.
+    pub fn takes_uplo(self) -> bool {
+        !matches!(self, Blas::Gemm | Blas::Gemv)
+    }
+}
+
+/// Cache capacities in bytes (per core for L1 and L2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Caches {
+    pub l1: u64,
+    pub l2: u64,
+    pub l3: u64,
+}
+
+impl Caches {
+    /// The fixed defaults: this project's benchmark machine (AMD EPYC, Zen 2: 32 KiB L1d,
+    /// 512 KiB L2, 16 MiB L3), also typical of current x86 cores.
+    pub const DEFAULT: Caches = Caches {
+        l1: 32 << 10,
+        l2: 512 << 10,
+        l3: 16 << 20,
+    };
+
+    /// Data and unified caches of cpu0 from sysfs; `None` where the files are missing.
+    pub fn from_sysfs() -> Option<Caches> {
+        let base = std::path::Path::new("/sys/devices/system/cpu/cpu0/cache");
+        let mut c = Caches {
+            l1: 0,
+            l2: 0,
+            l3: 0,
+        };
+        for e in std::fs::read_dir(base).ok()?.flatten() {
+            let read = |f: &str| std::fs::read_to_string(e.path().join(f)).ok();
+            let (Some(level), Some(kind), Some(size)) = (read("level"), read("type"), read("size"))
+            else {
+                continue;
+            };
+            if kind.trim() == "Instruction" {
+                continue;
+            }
+            let size = size.trim();
+            let bytes = match size.strip_suffix('K') {
+                Some(v) => v.parse::<u64>().ok()? << 10,
+                None => match size.strip_suffix('M') {
+                    Some(v) => v.parse::<u64>().ok()? << 20,
+                    None => size.parse::<u64>().ok()?,
+                },
+            };
+            match level.trim() {
+                "1" => c.l1 = bytes,
+                "2" => c.l2 = bytes,
+                "3" => c.l3 = bytes,
+                _ => {}
+            }
+        }
+        (c.l1 > 0 && c.l2 > 0).then(|| Caches {
+            l3: if c.l3 > 0 { c.l3 } else { c.l2 * 8 },
+            ..c
+        })
+    }
+
+    /// Tile sizes `[mc, nc, kc]` by the analytical model of Low et al. (2016), reduced to
+    /// capacities: one MR x kc micro-panel of packed A and one kc x NR sliver of packed B
+    /// share L1 with one of its 8 ways left to C (kc), the mc x kc block of packed A
+    /// fills half of L2 (the rest holds the B sliver in flight and C), the kc x nc panel
+    /// of B half of L3. mc and nc are rounded down to whole micro-tiles. With the default
+    /// caches: kc = 256, mc = 128, nc = 4092.
+    pub fn model_sizes(&self) -> [i64; 3] {
+        let d = 8u64; // sizeof(double)
+        let (mr, nr) = (runtime::MR as u64, runtime::NR as u64);
+        let kc = (self.l1 * 7 / 8 / ((mr + nr) * d)).max(1);
+        let round = |v: u64, unit: u64| (v / unit * unit).max(unit) as i64;
+        let mc = round(self.l2 / 2 / (kc * d), mr);
+        let nc = round(self.l3 / 2 / (kc * d), nr);
+        [mc, nc, kc as i64]
+    }
+}
+
+/// What to emit.
+#[derive(Clone, Copy, Debug)]
+pub struct Request {
+    pub kernel: Blas,
+    pub layout: Layout,
+    pub uplo: Option<Uplo>,
+    /// Model sizes `[mc, nc, kc]` behind `polyscan_<name>` (adjusted per call to the
+    /// problem's extents; see `ps_pick_size`).
+    pub defaults: [i64; 3],
+}
+
+/// Rewrites the catalogue body for the emitted function: `X[e1][e2]` becomes the layout
+/// macro `PS_X(e1, e2)` (a vector's `x[e]` becomes `PS_x(e)`), and an update `lhs += rhs` becomes `lhs += alpha * (rhs)` (the
+/// catalogue states the unscaled operation; alpha and beta are the BLAS interface's).
+pub fn c_body(body: &str) -> String {
+    let chars: Vec<char> = body.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let ident_start = c.is_ascii_alphabetic()
+            && (i == 0 || !(chars[i - 1].is_ascii_alphanumeric() || chars[i - 1] == '_'));
+        if ident_start {
+            let mut j = i;
+            while j < chars.len() && (chars[j].is_ascii_alphanumeric() || chars[j] == '_') {
+                j += 1;
+            }
+            let name: String = chars[i..j].iter().collect();
+            // Bracketed subscripts directly after the name: a matrix or vector element.
+            if let Some((e1, after1)) = subscript(&chars, j) {
+                if let Some((e2, after2)) = subscript(&chars, after1) {
+                    let _ = write!(out, "PS_{name}({}, {})", c_body(&e1), c_body(&e2));
+                    i = after2;
+                } else {
+                    let _ = write!(out, "PS_{name}({})", c_body(&e1));
+                    i = after1;
+                }
+                continue;
+            }
+            out.push_str(&name);
+            i = j;
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    match out.split_once("+=") {
+        Some((lhs, rhs)) => format!("{}+= alpha * ({})", lhs, rhs.trim()),
+        None => out,
+    }
+}
+
+/// `[expr]` starting at `at` (nested brackets allowed): its text and the index after it.
+fn subscript(chars: &[char], at: usize) -> Option<(String, usize)> {
+    if chars.get(at) != Some(&'[') {
+        return None;
+    }
+    let mut depth = 0;
+    for (k, &c) in chars.iter().enumerate().skip(at) {
+        match c {
+            '[' => depth += 1,
+            ']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some((chars[at + 1..k].iter().collect(), k + 1));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Element access `X(r, c)` of a matrix stored in `layout` with leading dimension `ld`.
+pub(crate) fn element(x: &str, ld: &str, layout: Layout, r: &str, c: &str) -> String {
+    match layout {
+        Layout::Col => format!("{x}[({r}) + ({c}) * {ld}]"),
+        Layout::Row => format!("{x}[({r}) * {ld} + ({c})]"),
+    }
+}
+
+/// The complete C file for a request.
+pub fn emit(req: &Request) -> Result<String, KernelError> {
+    if req.uplo.is_some() && !req.kernel.takes_uplo() {
+        return Err(KernelError::BadInput(format!(
+            "--uplo does not apply to {}",
+            req.kernel.catalogue().name()
+        )));
+    }
+    if req.kernel == Blas::Gemv {
+        return gemv::emit(req);
+    }
+    let def = defs::definition(req)?;
+    let kernel = req.kernel.catalogue();
+    let spec = kernel.spec().ok_or_else(|| {
+        KernelError::Generation(format!("{} is missing from the catalogue", kernel.name()))
+    })?;
+    // Loops j, l, i: BLIS's jc, pc, ic (the packed panel of op(B) is reused across the
+    // innermost tile loop); i innermost in the partial tiles too.
+    let order = [1, 2, 0];
+    let size_names = ["sz_i", "sz_j", "sz_l"];
+    let loop_sizes: Vec<String> = order.iter().map(|&o| size_names[o].to_string()).collect();
+    // Triangular domains: partial tiles (along the diagonal, a large share of the work)
+    // run the packed path with masks; rectangular ones keep the generic nest there.
+    let masked = def.ops.a_mask.is_some() || def.ops.c_mask.is_some();
+    let nest = nest::blocked_nest(spec.domain, &order, &loop_sizes, masked)
+        .map_err(|e| KernelError::Generation(format!("{} nest: {e}", kernel.name())))?;
+    if nest.full_branches == 0 {
+        return Err(KernelError::Generation(format!(
+            "no full-tile branch in the {} nest",
+            kernel.name()
+        )));
+    }
+    if nest.iterators != ["j", "l", "i"] {
+        return Err(KernelError::Generation(format!(
+            "{}: expected iterators i, j, l in the catalogue domain",
+            kernel.name()
+        )));
+    }
+    let fname = req.kernel.function();
+    let tag = &fname["polyscan_d".len()..];
+    let mut s = header(req);
+    s.push_str(&def.accessors);
+    s.push_str(&runtime::blocked(tag, &def.ops));
+    let [dm, dn, dk] = req.defaults;
+    let body = c_body(spec.body);
+    let full_call = format!(
+        "do {{ if (packed) ps_{tag}_full(&blk, (t3) * sz_i, (t1) * sz_j, (t2) * sz_l); \
+         else for (int64_t ps_o1 = 0; ps_o1 < sz_j; ps_o1++) \
+         for (int64_t ps_o2 = 0; ps_o2 < sz_l; ps_o2++) \
+         for (int64_t ps_o3 = 0; ps_o3 < sz_i; ps_o3++) \
+         S((t1) * sz_j + ps_o1, (t2) * sz_l + ps_o2, (t3) * sz_i + ps_o3); }} while (0)"
+    );
+    let [ei, ej, el] = def.extents;
+    let mut part_macros = String::new();
+    for (k, text) in nest.partial_nests.iter().enumerate() {
+        let generic: Vec<&str> = text.lines().map(str::trim).collect();
+        let _ = writeln!(
+            part_macros,
+            "#define PS_PART_{k}(t1, t2, t3) do {{ if (packed) ps_{tag}_part(&blk, (t3) * sz_i, (t1) * sz_j, (t2) * sz_l); else {{ {} }} }} while (0)",
+            generic.join(" ")
+        );
+    }
+    let mut part_undefs = String::new();
+    for k in 0..nest.partial_nests.len() {
+        let _ = writeln!(part_undefs, "#undef PS_PART_{k}");
+    }
+    let _ = write!(
+        s,
+        r#"
+/* {what}
+   tile_sizes = {{size along i, j, l}} of the catalogue domain {domain}
+   (i, j: rows and columns of the result, l: the reduction); values below 1 count as 1,
+   values above an extent as the extent. */
+void {fname}_tiled({args}, const int64_t *tile_sizes)
+{{
+{prologue}  {bind}
+  /* Sizes beyond an extent are cut to it: the same instances, one full tile instead of a
+     partial one, and pack buffers no larger than the operands. */
+  const int64_t sz_i = tile_sizes[0] < 1 ? 1 : tile_sizes[0] > {ei} ? {ei} : tile_sizes[0];
+  const int64_t sz_j = tile_sizes[1] < 1 ? 1 : tile_sizes[1] > {ej} ? {ej} : tile_sizes[1];
+  const int64_t sz_l = tile_sizes[2] < 1 ? 1 : tile_sizes[2] > {el} ? {el} : tile_sizes[2];
+  ps_blk blk = {{ .a = {a}, .b = {b}, .lda = {lda}, .ldb = {ldb}, .c = {c}, .rs_c = {rs}, .cs_c = {cs}, .alpha = alpha,
+                 .m = {ei}, .n = {ej}, .k = {el} }};
+  /* Without pack buffers, full tiles run the catalogue body like partial ones. */
+  const int packed = ps_blk_init(&blk, sz_i, sz_j, sz_l);
+#define S({iters}) {body}
+#define PS_FULL(t1, t2, t3) {full_call}
+{part_macros}{fragment}#undef S
+#undef PS_FULL
+{part_undefs}  if (packed) ps_blk_free(&blk);
+{epilogue}}}
+
+/* Default tile sizes: the cache model's {{{dm}, {dn}, {dk}}} (mc, nc, kc), each moved
+   within [s/2, s] to fit this call's extents (see ps_pick_size). */
+void {fname}({args})
+{{
+  const int64_t ts[3] = {{ ps_pick_size({ei}, {dm}, PS_MR), ps_pick_size({ej}, {dn}, PS_NR),
+                           ps_pick_size({el}, {dk}, 1) }};
+  {fname}_tiled({call}, ts);
+}}
+"#,
+        what = def.what,
+        domain = spec.domain,
+        args = def.args,
+        call = def.call,
+        prologue = def.prologue,
+        bind = def.bind,
+        epilogue = def.epilogue,
+        a = def.blk[0],
+        b = def.blk[1],
+        lda = def.blk[2],
+        ldb = def.blk[3],
+        c = def.blk[4],
+        rs = def.blk[5],
+        cs = def.blk[6],
+        iters = nest.iterators.join(", "),
+        fragment = indent(&nest.fragment, "  "),
+    );
+    Ok(s)
+}
+
+pub(crate) fn header(req: &Request) -> String {
+    let mut s = format!(
+        "/* {}: generated by `polyscan kernel {} --layout {}{}`.\n   Compile with -O2 -march=native \
+         (GCC vector extensions need the target's vector unit). */\n",
+        req.kernel.function(),
+        req.kernel.catalogue().name(),
+        if req.layout == Layout::Col { "col" } else { "row" },
+        match req.uplo {
+            None => "",
+            Some(Uplo::Lower) => " --uplo L",
+            Some(Uplo::Upper) => " --uplo U",
+        }
+    );
+    s.push_str("#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n\n");
+    s.push_str(codegen::emit_c::HELPERS);
+    s.push('\n');
+    s.push_str(&runtime::common());
+    s
+}
+
+pub(crate) fn indent(text: &str, pad: &str) -> String {
+    text.lines()
+        .map(|l| format!("{pad}{l}\n"))
+        .collect::<String>()
+}
