@@ -7,10 +7,10 @@
 
 use polyscan::cli::gen::{emit, generate_file, Choices, Emit, Engine, Limits};
 use polyscan::cli::tile::{TileFlags, TileOrderArg};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-fn flags(path: &PathBuf, sizes: Option<&str>, order: TileOrderArg) -> TileFlags {
+fn flags(path: &Path, sizes: Option<&str>, order: TileOrderArg) -> TileFlags {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let header = |key: &str| {
         text.lines()
@@ -27,7 +27,7 @@ fn flags(path: &PathBuf, sizes: Option<&str>, order: TileOrderArg) -> TileFlags 
 }
 
 /// Median, min, max in milliseconds and the number of runs, or `None` on an error.
-fn measure(path: &PathBuf, tiling: TileFlags) -> Option<(f64, f64, f64, usize)> {
+fn measure(path: &Path, tiling: TileFlags) -> Option<(f64, f64, f64, usize)> {
     let choices = Choices {
         order: None,
         context: None,
