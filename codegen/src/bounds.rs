@@ -9,6 +9,7 @@
 //! from the algebraic root itself.
 
 use crate::expr::Expr;
+use cad::lift::{Bound, Cell, CellKind};
 use cad::{sign_at, Algebraic, SignStats};
 use polys::{Coeff, Int, Poly};
 use thiserror::Error;
@@ -30,16 +31,29 @@ pub enum Round {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum BoundError {
     #[error("a loop bound is a root of degree {degree} in {var}; exact bounds of degree 3 and more are supported only for x^k = value (binomials) so far")]
-    Degree { degree: u32, var: String },
+    Degree {
+        degree: u32,
+        var: String,
+        /// The polynomial whose root it is (its derivative's roots would separate it).
+        poly: Box<Poly>,
+    },
     #[error("internal: {0}")]
     Internal(String),
 }
 
-/// Where a root lives: the parent cell's sample and whether that cell is a point.
+/// Where a root lives: the parent cell's sample and whether that cell is a point, and
+/// the stack over it (for roots of degree 3 and more, whose separators are the roots of
+/// the derivative's factors in the same stack).
 pub struct RootSite<'a> {
     pub prefix: &'a [Algebraic],
     pub zero_dim: bool,
     pub stats: &'a SignStats,
+    /// The cells of the stack, bottom to top.
+    pub stack: &'a [Cell],
+    /// The level's basis polynomials (what `RootRef::poly` indexes).
+    pub basis: &'a [Poly],
+    /// Number of real roots of each basis polynomial over the parent cell.
+    pub nroots: &'a [usize],
 }
 
 /// The bound for root `j` (1-based) of `f` in variable `k = site.prefix.len()`, where `f`
@@ -123,10 +137,12 @@ pub fn root_bound(
             return Ok(binomial_root(abs_c, a.clone(), e, negative, round));
         }
         n => {
-            return Err(BoundError::Degree {
+            let unsupported = || BoundError::Degree {
                 degree: n.saturating_sub(1) as u32,
                 var: var_name.to_string(),
-            })
+                poly: Box::new(f.clone()),
+            };
+            return root_search(f, &coeffs, j, site, round).ok_or_else(unsupported);
         }
     };
     Ok(match round {
@@ -300,6 +316,13 @@ impl Root {
 
 /// `num / den` rounded, simplified when the division is trivial or exact.
 fn divide(num: Expr, den: Poly, ceil: bool) -> Expr {
+    let (num, den) = match num {
+        Expr::Poly(n) => {
+            let (n, d) = crate::expr::reduce_division(&n, &den, ceil);
+            (Expr::Poly(n), d)
+        }
+        other => (other, den),
+    };
     if den.is_one() {
         return num;
     }
@@ -313,4 +336,109 @@ fn divide(num: Expr, den: Poly, ceil: bool) -> Expr {
     } else {
         Expr::FloorDiv(Box::new(num), den)
     }
+}
+
+/// The bound for root `j` of `f` (degree 3 or more in `x_k`, leading coefficient made
+/// positive in `coeffs`) by bisection at run time between separators read off the stack:
+/// the nearest sections of factors of `df/dx_k` below and above the root (by Rolle's
+/// theorem one lies between any two roots of `f`, so no other root of `f` is between
+/// them), or a Cauchy bound where there is none. `None` if the stack has no section of
+/// that root or `f` does not change sign there.
+fn root_search(f: &Poly, coeffs: &[Poly], j: usize, site: &RootSite, round: Round) -> Option<Expr> {
+    let k = site.prefix.len();
+    let fi = site.basis.iter().position(|b| b == f)?;
+    let holds = |c: &Cell, poly: usize| match &c.lower {
+        Bound::Roots(refs) => refs.iter().find(|r| r.poly == poly).map(|r| r.root),
+        _ => None,
+    };
+    let p = site
+        .stack
+        .iter()
+        .position(|c| c.kind == CellKind::Section && holds(c, fi) == Some(j))?;
+    let df = f.derivative(k);
+    let factors: Vec<usize> = site
+        .basis
+        .iter()
+        .enumerate()
+        .filter(|(i, b)| *i != fi && b.degree(k) > 0 && df.div_exact(b).is_some())
+        .map(|(i, _)| i)
+        .collect();
+    // Every root of the derivative must have its sections in the stack (the caller adds
+    // the derivative to the projection otherwise), or a separator could be missed.
+    let mut rest = df.clone();
+    for &g in &factors {
+        while let Some(q) = rest.div_exact(&site.basis[g]) {
+            rest = q;
+        }
+    }
+    if rest.degree(k) > 0 {
+        return None;
+    }
+    // floor of the nearest derivative root among the given cells, if any.
+    let separator = |cells: &mut dyn Iterator<Item = &Cell>| -> Option<Option<Expr>> {
+        for c in cells {
+            if c.kind != CellKind::Section {
+                continue;
+            }
+            for &g in &factors {
+                if let Some(root) = holds(c, g) {
+                    let b = root_bound(
+                        &site.basis[g],
+                        root,
+                        site.nroots[g],
+                        &c.sample,
+                        site,
+                        Round::Upper,
+                        "",
+                    )
+                    .ok()?;
+                    return Some(Some(b));
+                }
+            }
+        }
+        Some(None)
+    };
+    let below = separator(&mut site.stack[..p].iter().rev())?;
+    let above = separator(&mut site.stack[p + 1..].iter())?;
+    // Cauchy: every root has |y| < 1 + sum |c_i| / |c_n| (c_n > 0 here).
+    let n = coeffs.len() - 1;
+    let abs_sum = Expr::Sum(
+        coeffs[..n]
+            .iter()
+            .map(|c| Expr::Max(vec![Expr::Poly(c.clone()), Expr::Poly(c.neg())]))
+            .collect(),
+    );
+    let cauchy = if coeffs[n].is_one() {
+        abs_sum
+    } else {
+        Expr::CeilDiv(Box::new(abs_sum), coeffs[n].clone())
+    }
+    .plus(1);
+    let lo = below.unwrap_or_else(|| Expr::Neg(Box::new(cauchy.clone())).plus(-1));
+    let hi = above.unwrap_or(cauchy);
+    let sign_in = |c: &Cell| {
+        let mut point = site.prefix.to_vec();
+        point.push(c.sample.clone());
+        sign_at(f, &point, site.stats).ok()
+    };
+    // `coeffs` may be `-f` (made to lead positively on the cell).
+    let flip = if coeffs[n] == f.coeffs(k)[n] { 1 } else { -1 };
+    let before = flip * sign_in(site.stack.get(p.checked_sub(1)?)?)?;
+    let after = flip * sign_in(site.stack.get(p + 1)?)?;
+    if before == 0 || after != -before {
+        return None;
+    }
+    let search = |ceil: bool| Expr::RootSearch {
+        coeffs: coeffs.to_vec(),
+        lo: Box::new(lo.clone()),
+        hi: Box::new(hi.clone()),
+        before,
+        ceil,
+    };
+    Some(match round {
+        Round::StrictLower => search(false).plus(1),
+        Round::Lower => search(true),
+        Round::Upper => search(false),
+        Round::StrictUpper => search(true).plus(-1),
+    })
 }

@@ -5,7 +5,7 @@
 
 use crate::ast::Node;
 use crate::expr::Expr;
-use polys::{CPrintError, Coeff, Vars};
+use polys::{CPrintError, Coeff, Poly, Vars};
 use std::fmt::Write;
 
 /// The helper functions, as C99 `static inline` definitions.
@@ -44,6 +44,48 @@ static inline int64_t ps_ceil_iroot(int64_t n, int k) {
   int64_t s = ps_iroot(n, k), p = 1;
   for (int i = 0; i < k; i++) p *= s;
   return p == n ? s : s + 1;
+}
+/* Sign of c[0] + c[1] y + ... + c[deg] y^deg in 128 bits; traps rather than wrap. */
+static inline int ps_poly_sign(int deg, const int64_t *c, int64_t y) {
+  __int128 acc = c[deg], t;
+  for (int i = deg - 1; i >= 0; i--) {
+    if (__builtin_mul_overflow(acc, (__int128)y, &t) || __builtin_add_overflow(t, (__int128)c[i], &acc)) __builtin_trap();
+  }
+  return (acc > 0) - (acc < 0);
+}
+/* floor (ceil) of the one root in (L, U] where lo = floor(L), hi = floor(U): the sign is
+   `before` below the root and the other one from the root on. Gallops from the integer in
+   lo+1..hi nearest 0 towards the root, then bisects, so that it evaluates the polynomial
+   near the root rather than at a distant Cauchy bound. */
+static inline int64_t ps_root_search(int deg, const int64_t *c, int64_t lo, int64_t hi, int before, int ceil) {
+  int64_t a, b, ans = lo;
+  if (lo >= hi) return ceil ? lo + 1 : lo;
+  int64_t s = 0 < lo + 1 ? lo + 1 : (0 > hi ? hi : 0);
+  if (ps_poly_sign(deg, c, s) == before) {
+    /* the root is above s: find an upper end with the other sign */
+    int64_t step = 1, last = s;
+    for (;;) {
+      int64_t y = (hi - last <= step) ? hi : last + step;
+      if (ps_poly_sign(deg, c, y) != before) { a = last + 1; b = y - 1; ans = last; break; }
+      if (y == hi) { a = 1; b = 0; ans = hi; break; }
+      last = y; step *= 2;
+    }
+  } else {
+    /* the root is at or below s: find a lower end with the sign `before` */
+    int64_t step = 1, last = s;
+    for (;;) {
+      int64_t y = (last - (lo + 1) <= step) ? lo + 1 : last - step;
+      if (y < last && ps_poly_sign(deg, c, y) == before) { a = y + 1; b = last - 1; ans = y; break; }
+      if (y >= last || y == lo + 1) { a = 1; b = 0; ans = lo; if (y < last && ps_poly_sign(deg, c, y) == before) ans = y; break; }
+      last = y; step *= 2;
+    }
+  }
+  while (a <= b) {
+    int64_t mid = a + (b - a) / 2;
+    if (ps_poly_sign(deg, c, mid) == before) { ans = mid; a = mid + 1; } else b = mid - 1;
+  }
+  if (ans < hi && ps_poly_sign(deg, c, ans + 1) == 0) return ans + 1;
+  return ceil ? ans + 1 : ans;
 }
 "#;
 
@@ -155,6 +197,30 @@ impl CEmitter<'_> {
         }
     }
 
+    /// `ps_floord(n, d)` or `ps_ceild(n, d)`, with a common factor of `d` and of the
+    /// numerator's non-constant part divided out first (exact, see
+    /// [`crate::expr::reduce_division`]): coefficients scaled beyond 64 bits by a huge
+    /// common factor still print.
+    fn division(&self, n: &Expr, d: &Poly, ceil: bool) -> Result<(String, bool), CPrintError> {
+        let f = if ceil { "ps_ceild" } else { "ps_floord" };
+        if let Expr::Poly(p) = n {
+            let (p, d) = crate::expr::reduce_division(p, d, ceil);
+            if d.is_one() {
+                return self.printed(&Expr::Poly(p));
+            }
+            let text = format!(
+                "{f}({}, {})",
+                self.expr(&Expr::Poly(p))?,
+                d.to_c(self.vars)?
+            );
+            return Ok((text, false));
+        }
+        Ok((
+            format!("{f}({}, {})", self.expr(n)?, d.to_c(self.vars)?),
+            false,
+        ))
+    }
+
     /// A C expression; sums are parenthesised wherever they are operands.
     pub fn expr(&self, e: &Expr) -> Result<String, CPrintError> {
         Ok(self.printed(e)?.0)
@@ -203,19 +269,39 @@ impl CEmitter<'_> {
                 }
             }
             Expr::Neg(inner) => (format!("-{}", paren(self.printed(inner)?)), false),
-            Expr::FloorDiv(n, d) => (
-                format!("ps_floord({}, {})", self.expr(n)?, d.to_c(self.vars)?),
-                false,
-            ),
-            Expr::CeilDiv(n, d) => (
-                format!("ps_ceild({}, {})", self.expr(n)?, d.to_c(self.vars)?),
-                false,
-            ),
+            Expr::FloorDiv(n, d) => self.division(n, d, false)?,
+            Expr::CeilDiv(n, d) => self.division(n, d, true)?,
             Expr::Isqrt(p) => (format!("ps_isqrt({})", p.to_c(self.vars)?), false),
             Expr::CeilSqrt(p) => (format!("ps_ceil_sqrt({})", p.to_c(self.vars)?), false),
             Expr::Root { arg, k, ceil } => {
                 let f = if *ceil { "ps_ceil_iroot" } else { "ps_iroot" };
                 (format!("{f}({}, {k})", self.expr(arg)?), false)
+            }
+            Expr::RootSearch {
+                coeffs,
+                lo,
+                hi,
+                before,
+                ceil,
+            } => {
+                let mut args = Vec::with_capacity(coeffs.len() + 4);
+                for c in coeffs {
+                    args.push(self.expr(&Expr::Poly(c.clone()))?);
+                }
+                args.push(self.expr(lo)?);
+                args.push(self.expr(hi)?);
+                args.push(before.to_string());
+                args.push((*ceil as i32).to_string());
+                let n = coeffs.len();
+                (
+                    format!(
+                        "ps_root_search({}, (const int64_t[]){{{}}}, {})",
+                        n - 1,
+                        args[..n].join(", "),
+                        args[n..].join(", ")
+                    ),
+                    false,
+                )
             }
             Expr::Max(es) | Expr::Min(es) => {
                 let f = if matches!(e, Expr::Max(_)) {

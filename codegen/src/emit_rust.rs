@@ -45,6 +45,41 @@ fn ps_iroot(n: i64, k: i32) -> i64 {
 }
 #[allow(dead_code)]
 fn ps_ceil_iroot(n: i64, k: i32) -> i64 { let s = ps_iroot(n, k); if s.pow(k as u32) == n { s } else { s + 1 } }
+#[allow(dead_code)]
+fn ps_poly_sign(c: &[i64], y: i64) -> i32 {
+    let mut acc: i128 = c[c.len() - 1] as i128;
+    for &ci in c[..c.len() - 1].iter().rev() {
+        acc = acc.checked_mul(y as i128).and_then(|t| t.checked_add(ci as i128)).expect("128-bit overflow in a loop bound");
+    }
+    acc.signum() as i32
+}
+#[allow(dead_code)]
+fn ps_root_search(_deg: i32, c: &[i64], lo: i64, hi: i64, before: i32, ceil: i32) -> i64 {
+    // Same search as the C helper: gallop from the integer nearest 0, then bisect.
+    if lo >= hi { return if ceil != 0 { lo + 1 } else { lo }; }
+    let s = (0i64).clamp(lo + 1, hi);
+    let (mut a, mut b, mut ans);
+    if ps_poly_sign(c, s) == before {
+        let (mut step, mut last) = (1i64, s);
+        loop {
+            let y = if hi - last <= step { hi } else { last + step };
+            if ps_poly_sign(c, y) != before { a = last + 1; b = y - 1; ans = last; break; }
+            if y == hi { a = 1; b = 0; ans = hi; break; }
+            last = y; step *= 2;
+        }
+    } else {
+        let (mut step, mut last) = (1i64, s);
+        loop {
+            let y = if last - (lo + 1) <= step { lo + 1 } else { last - step };
+            if y < last && ps_poly_sign(c, y) == before { a = y + 1; b = last - 1; ans = y; break; }
+            if y >= last || y == lo + 1 { a = 1; b = 0; ans = lo; break; }
+            last = y; step *= 2;
+        }
+    }
+    while a <= b { let mid = a + (b - a) / 2; if ps_poly_sign(c, mid) == before { ans = mid; a = mid + 1; } else { b = mid - 1; } }
+    if ans < hi && ps_poly_sign(c, ans + 1) == 0 { return ans + 1; }
+    if ceil != 0 { ans + 1 } else { ans }
+}
 "#;
 
 /// Prints the Rust function; reuses the C printer's expressions, which are valid Rust
@@ -79,7 +114,7 @@ fn node(c: &CEmitter, n: &Node, depth: usize, out: &mut String) -> Result<(), CP
     let pad = "    ".repeat(depth);
     match n {
         Node::Stmt { stmt, args } => {
-            let args: Result<Vec<String>, _> = args.iter().map(|a| c.expr(a)).collect();
+            let args: Result<Vec<String>, _> = args.iter().map(|a| expr(c, a)).collect();
             let name = closure_name(&c.statements[*stmt].0);
             let _ = writeln!(out, "{pad}{name}({});", args?.join(", "));
         }
@@ -93,8 +128,8 @@ fn node(c: &CEmitter, n: &Node, depth: usize, out: &mut String) -> Result<(), CP
             let _ = writeln!(
                 out,
                 "{pad}for {x} in ({})..=({}) {{",
-                c.expr(lower)?,
-                c.expr(upper)?
+                expr(c, lower)?,
+                expr(c, upper)?
             );
             for b in body {
                 node(c, b, depth + 1, out)?;
@@ -108,6 +143,7 @@ fn node(c: &CEmitter, n: &Node, depth: usize, out: &mut String) -> Result<(), CP
             body,
         } => {
             let conds = c.guard_conditions(*var, lower, upper)?;
+            let conds: Vec<String> = conds.iter().map(|t| rust_arrays(t)).collect();
             let _ = writeln!(out, "{pad}if {} {{", conds.join(" && "));
             for b in body {
                 node(c, b, depth + 1, out)?;
@@ -116,4 +152,32 @@ fn node(c: &CEmitter, n: &Node, depth: usize, out: &mut String) -> Result<(), CP
         }
     }
     Ok(())
+}
+
+/// The C printer's text of `e` as Rust: the same except for the coefficient arrays of
+/// root searches, C99 compound literals `(const int64_t[]){a, b}` that become `&[a, b]`.
+fn expr(c: &CEmitter, e: &crate::expr::Expr) -> Result<String, CPrintError> {
+    Ok(rust_arrays(&c.expr(e)?))
+}
+
+fn rust_arrays(text: &str) -> String {
+    const OPEN: &str = "(const int64_t[]){";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(OPEN) {
+        out.push_str(&rest[..at]);
+        out.push_str("&[");
+        rest = &rest[at + OPEN.len()..];
+        // Coefficients are polynomials, which print without braces: the next `}` closes.
+        match rest.find('}') {
+            Some(close) => {
+                out.push_str(&rest[..close]);
+                out.push(']');
+                rest = &rest[close + 1..];
+            }
+            None => break,
+        }
+    }
+    out.push_str(rest);
+    out
 }

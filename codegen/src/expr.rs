@@ -27,6 +27,18 @@ pub enum Expr {
     },
     Max(Vec<Expr>),
     Min(Vec<Expr>),
+    /// `floor` (or, with `ceil`, the ceiling) of the unique root in `(L, U]` of
+    /// `sum coeffs[i] y^i`, where `lo = floor(L)`, `hi = floor(U)` and the polynomial has
+    /// sign `before` between `L` and the root and the opposite sign from the root to `U`:
+    /// found by bisection on the sign at the integers `lo + 1 ..= hi`. Roots of degree 3
+    /// and more, with separators `L`, `U` from the CAD (roots of the derivative).
+    RootSearch {
+        coeffs: Vec<Poly>,
+        lo: Box<Expr>,
+        hi: Box<Expr>,
+        before: i32,
+        ceil: bool,
+    },
 }
 
 /// Why an expression could not be evaluated (a bug in the generator if it happens on a
@@ -116,6 +128,43 @@ impl Expr {
                     r
                 }
             }
+            Expr::RootSearch {
+                coeffs,
+                lo,
+                hi,
+                before,
+                ceil,
+            } => {
+                let c: Vec<Int> = coeffs.iter().map(|p| p.eval(point)).collect();
+                let sign = |y: &Int| {
+                    let mut acc = Int::from(0);
+                    for ci in c.iter().rev() {
+                        acc = acc.mul(y).add(ci);
+                    }
+                    acc.signum()
+                };
+                let (lo, hi) = (lo.eval(point)?, hi.eval(point)?);
+                let one = Int::from(1);
+                // The largest integer in lo+1..=hi still before the root, else lo.
+                let (mut a, mut b, mut ans) = (lo.add(&one), hi.clone(), lo);
+                while a <= b {
+                    let mid = a.add(&b).div_mod_floor(&Int::from(2)).0;
+                    if sign(&mid) == *before {
+                        a = mid.add(&one);
+                        ans = mid;
+                    } else {
+                        b = mid.sub(&one);
+                    }
+                }
+                // The root is in (ans, ans + 1]: an integer root is its own floor.
+                let next = ans.add(&one);
+                let exact = next <= hi && sign(&next) == 0;
+                if exact || *ceil {
+                    next
+                } else {
+                    ans
+                }
+            }
             Expr::Max(es) | Expr::Min(es) => {
                 let mut best: Option<Int> = None;
                 for e in es {
@@ -145,6 +194,12 @@ impl Expr {
             }
             Expr::FloorDiv(n, d) | Expr::CeilDiv(n, d) => n.nvars().max(d.nvars()),
             Expr::Neg(e) | Expr::Root { arg: e, .. } => e.nvars(),
+            Expr::RootSearch { coeffs, lo, hi, .. } => coeffs
+                .iter()
+                .map(Poly::nvars)
+                .chain([lo.nvars(), hi.nvars()])
+                .max()
+                .unwrap_or(0),
         }
     }
 
@@ -176,6 +231,57 @@ impl Expr {
             },
             Expr::Max(es) => Expr::Max(se(es)),
             Expr::Min(es) => Expr::Min(se(es)),
+            Expr::RootSearch {
+                coeffs,
+                lo,
+                hi,
+                before,
+                ceil,
+            } => Expr::RootSearch {
+                coeffs: coeffs.iter().map(sp).collect(),
+                lo: Box::new(lo.subst(var, value)),
+                hi: Box::new(hi.subst(var, value)),
+                before: *before,
+                ceil: *ceil,
+            },
+        }
+    }
+
+    /// The expression with every variable-free part replaced by its value
+    /// (`ps_isqrt(4)` becomes `2`).
+    pub fn fold_constants(self) -> Expr {
+        if !matches!(self, Expr::Poly(_)) {
+            if let Some(v) = self.constant_value() {
+                return Expr::Poly(Poly::constant(v));
+            }
+        }
+        let fold = |es: Vec<Expr>| es.into_iter().map(Expr::fold_constants).collect();
+        match self {
+            Expr::Sum(es) => Expr::Sum(fold(es)),
+            Expr::Max(es) => Expr::Max(fold(es)),
+            Expr::Min(es) => Expr::Min(fold(es)),
+            Expr::Neg(e) => Expr::Neg(Box::new(e.fold_constants())),
+            Expr::FloorDiv(n, d) => Expr::FloorDiv(Box::new(n.fold_constants()), d),
+            Expr::CeilDiv(n, d) => Expr::CeilDiv(Box::new(n.fold_constants()), d),
+            Expr::Root { arg, k, ceil } => Expr::Root {
+                arg: Box::new(arg.fold_constants()),
+                k,
+                ceil,
+            },
+            Expr::RootSearch {
+                coeffs,
+                lo,
+                hi,
+                before,
+                ceil,
+            } => Expr::RootSearch {
+                coeffs,
+                lo: Box::new(lo.fold_constants()),
+                hi: Box::new(hi.fold_constants()),
+                before,
+                ceil,
+            },
+            e => e,
         }
     }
 
@@ -187,4 +293,28 @@ impl Expr {
             None
         }
     }
+}
+
+/// `floor((g*A + b) / (g*D))` as `floor((A + floor(b / g)) / D)` (with `ceil` likewise),
+/// where `g > 0` divides `D` and every non-constant coefficient of the numerator: nested
+/// rounded divisions by positive integers compose exactly. Keeps coefficients small, and
+/// within 64 bits when the input scaled a constraint by a huge factor. `den > 0` wherever
+/// the division is evaluated.
+pub fn reduce_division(num: &Poly, den: &Poly, ceil: bool) -> (Poly, Poly) {
+    let b = num.eval(&vec![Int::from(0); num.nvars()]);
+    let rest = num.sub(&Poly::constant(b.clone()));
+    let g = rest.integer_content().gcd(&den.integer_content());
+    if g.signum() <= 0 || g.is_one() {
+        return (num.clone(), den.clone());
+    }
+    let (q, r) = b.div_mod_floor(&g);
+    let b = if ceil && !r.is_zero() {
+        q.add(&Int::from(1))
+    } else {
+        q
+    };
+    (
+        rest.div_scalar_exact(&g).add(&Poly::constant(b)),
+        den.div_scalar_exact(&g),
+    )
 }

@@ -228,17 +228,47 @@ pub fn generate(
     }
     let mut pruning = context;
     pruning.extend(opts.pruning.iter().map(|f| f.rename(&map)));
-    let cad = Cad::new(formulas.clone(), pruning.clone(), first_iter + depth, stats)?;
     let convex = opts.convex || (ntime == 0 && is_polyhedron(problem));
-    let nodes = Lowering {
-        cad: &cad,
-        nparams,
-        vars: &vars,
-        stats: &stats.signs,
-        convex,
-        stmt_args: &stmt_args,
-    }
-    .lower()?;
+    // Bounds of degree 3 and more need the roots of their derivatives in the same
+    // stacks as separators: when lowering meets one, the derivatives join the projection
+    // (as pruning formulas that always hold) and the decomposition is redone.
+    let mut separators: Vec<Poly> = Vec::new();
+    let (cad, nodes) = loop {
+        let cad = Cad::new(formulas.clone(), pruning.clone(), first_iter + depth, stats)?;
+        let lowered = Lowering {
+            cad: &cad,
+            nparams,
+            vars: &vars,
+            stats: &stats.signs,
+            convex,
+            stmt_args: &stmt_args,
+        }
+        .lower();
+        match lowered {
+            Err(GenError::Bound(crate::bounds::BoundError::Degree { ref poly, .. })) => {
+                // The derivative separates the roots; its own roots (degree 3 and more)
+                // need the next derivative, down to a quadratic.
+                let k = poly.main_var().unwrap_or(0);
+                let mut d = poly.derivative(k);
+                if separators.contains(&d) {
+                    lowered?;
+                }
+                loop {
+                    // d >= 0 or d < 0: never prunes, but puts d into the projection.
+                    pruning.push(Formula::or(vec![
+                        Formula::Atom(Atom::compare(&d, Rel::Ge, &Poly::zero())),
+                        Formula::Atom(Atom::compare(&d, Rel::Lt, &Poly::zero())).tighten_strict(),
+                    ]));
+                    separators.push(d.clone());
+                    if d.degree(k) < 3 {
+                        break;
+                    }
+                    d = d.derivative(k);
+                }
+            }
+            other => break (cad, other?),
+        }
+    };
     let nodes = match &calls {
         Some(cs) => with_calls(nodes, cs),
         None => nodes,

@@ -294,7 +294,7 @@ pub(crate) fn level_bounds(
 /// Fourier–Motzkin from the innermost loop variable out to variable `from`. `Some(None)`: a contradiction
 /// (no point for any parameter value); `None`: not linear with known signs.
 fn eliminate(
-    mut cons: Vec<Poly>,
+    cons: Vec<Poly>,
     np: usize,
     from: usize,
     nvars: usize,
@@ -308,22 +308,35 @@ fn eliminate(
         .filter(|q| q.main_var().is_none_or(|v| v < from))
         .map(primitive)
         .collect();
+    // Each constraint with the input constraints it combines (Kohler's criterion below).
+    let mut cons: Vec<(Poly, Vec<usize>)> = cons
+        .into_iter()
+        .enumerate()
+        .map(|(i, q)| (q, vec![i]))
+        .collect();
     let mut levels = vec![Level::default(); nvars - np];
     for v in (from..nvars).rev() {
         let mut rest = Vec::new();
         let mut level = Level::default();
-        for q in cons {
+        let (mut low_h, mut up_h) = (Vec::new(), Vec::new());
+        for (q, h) in cons {
             let cs = q.coeffs(v);
             match cs.len() {
-                0 | 1 => rest.push(q),
+                0 | 1 => rest.push((q, h)),
                 2 => {
                     let a = &cs[1];
                     if a.main_var().is_some_and(|u| u >= np) {
                         return Ok(None);
                     }
                     match facts.sign(a) {
-                        Some(1) => level.lowers.push((a.clone(), cs[0].clone())),
-                        Some(_) => level.uppers.push((a.neg(), cs[0].clone())),
+                        Some(1) => {
+                            level.lowers.push((a.clone(), cs[0].clone()));
+                            low_h.push(h);
+                        }
+                        Some(_) => {
+                            level.uppers.push((a.neg(), cs[0].clone()));
+                            up_h.push(h);
+                        }
                         None => return Ok(None),
                     }
                 }
@@ -344,10 +357,22 @@ fn eliminate(
                 region: String::new(),
             });
         }
-        for (a, b) in &level.lowers {
-            for (c, d) in &level.uppers {
-                rest.push(c.mul(b).add(&a.mul(d)));
+        // Kohler: after eliminating `e` variables, a combination of more than `e + 1`
+        // input constraints is implied by the others (for the real shadow), so it is
+        // dropped before it multiplies.
+        let eliminated = nvars - v;
+        for ((a, b), hl) in level.lowers.iter().zip(&low_h) {
+            for ((c, d), hu) in level.uppers.iter().zip(&up_h) {
+                let mut h: Vec<usize> = hl.iter().chain(hu).copied().collect();
+                h.sort_unstable();
+                h.dedup();
+                if h.len() <= eliminated + 1 {
+                    rest.push((c.mul(b).add(&a.mul(d)), h));
+                }
             }
+        }
+        if rest.len() > 4000 {
+            return Ok(None); // leave it to the other engines rather than blow up
         }
         cons = match simplify(rest, np, facts) {
             Some(c) => c,
@@ -355,19 +380,24 @@ fn eliminate(
         };
         levels[v - np] = level;
     }
-    cons.retain(|q| stated.contains(q));
-    Ok(Some(Some(Eliminated {
-        levels,
-        guards: cons,
-    })))
+    let guards = cons
+        .into_iter()
+        .map(|(q, _)| q)
+        .filter(|q| stated.contains(q))
+        .collect();
+    Ok(Some(Some(Eliminated { levels, guards })))
 }
 
 /// Drops constraints implied by a parallel one or by the parameters' lower bounds and
 /// normalises contents; `None` on a contradiction.
-fn simplify(cons: Vec<Poly>, np: usize, facts: &Facts) -> Option<Vec<Poly>> {
+fn simplify(
+    cons: Vec<(Poly, Vec<usize>)>,
+    np: usize,
+    facts: &Facts,
+) -> Option<Vec<(Poly, Vec<usize>)>> {
     let params_only = |p: &Poly| p.main_var().is_none_or(|v| v < np);
-    let mut out: Vec<Poly> = Vec::with_capacity(cons.len());
-    'next: for q in cons {
+    let mut out: Vec<(Poly, Vec<usize>)> = Vec::with_capacity(cons.len());
+    'next: for (q, h) in cons {
         let q = primitive(&q);
         if let Some(v) = q.constant_value() {
             if v.signum() < 0 {
@@ -380,7 +410,7 @@ fn simplify(cons: Vec<Poly>, np: usize, facts: &Facts) -> Option<Vec<Poly>> {
         }
         let mut k = 0;
         while k < out.len() {
-            let d = q.sub(&out[k]);
+            let d = q.sub(&out[k].0);
             if params_only(&d) {
                 if facts.nonneg(&d) {
                     continue 'next; // q = out[k] + (d >= 0): implied
@@ -392,7 +422,7 @@ fn simplify(cons: Vec<Poly>, np: usize, facts: &Facts) -> Option<Vec<Poly>> {
             }
             k += 1;
         }
-        out.push(q);
+        out.push((q, h));
     }
     Some(out)
 }

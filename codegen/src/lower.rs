@@ -201,6 +201,9 @@ impl Lowering<'_> {
             prefix,
             zero_dim,
             stats: self.stats,
+            stack: cells,
+            basis: &self.cad.projection.levels[k],
+            nroots,
         };
         let name = self.vars.name(k);
         let bound = |b: &Bound,
@@ -213,15 +216,10 @@ impl Lowering<'_> {
                     let r = refs[0];
                     let f = &self.cad.projection.levels[k][r.poly];
                     let value = value.expect("a finite bound is a neighbouring section");
-                    Ok(Some(root_bound(
-                        f,
-                        r.root,
-                        nroots[r.poly],
-                        value,
-                        &site,
-                        round,
-                        &name,
-                    )?))
+                    Ok(Some(
+                        root_bound(f, r.root, nroots[r.poly], value, &site, round, &name)?
+                            .fold_constants(),
+                    ))
                 }
             }
         };
@@ -369,6 +367,8 @@ fn body_is_total(body: &[Node]) -> bool {
             Expr::FloorDiv(n, d) | Expr::CeilDiv(n, d) => {
                 d.constant_value().is_some_and(|c| c.signum() > 0) && expr_ok(n)
             }
+            // Bisection evaluates anywhere; its result is only meaningful on its cell.
+            Expr::RootSearch { .. } => false,
         }
     }
     body.iter().all(|n| match n {
