@@ -6,6 +6,7 @@
 //! `polys`, `cad`, `tiling` and `codegen`.
 
 pub mod cli;
+pub mod isl;
 pub mod kernel;
 pub mod la;
 pub mod plot;

@@ -5,6 +5,7 @@
 //! external tool.
 
 mod cad;
+pub mod compare;
 mod diagnostic;
 pub mod gen;
 pub mod kernel;
@@ -41,10 +42,12 @@ pub enum Command {
     Poly(poly::PolyCommand),
     /// Map a linear-algebra problem (Linnea's input language) to a cheap kernel sequence.
     La(la::LaArgs),
-    /// Draw a 2-D domain (or slice): constraint curves, CAD cells, points in execution order, tiles.
-    Plot(plot::PlotArgs),
+    /// Compare with isl's AST generator on an affine input: code, times, instance sequences.
+    Compare(compare::CompareArgs),
     /// Emit a blocked BLAS kernel (CBLAS arguments) as C from its tiled catalogue domain.
     Kernel(kernel::KernelArgs),
+    /// Draw a 2-D domain (or slice): constraint curves, CAD cells, points in execution order, tiles.
+    Plot(plot::PlotArgs),
 }
 
 /// Runs the tool on the process arguments and returns the exit code.
@@ -66,10 +69,11 @@ pub fn main() -> i32 {
         Command::Verify(a) => verify::run(a),
         Command::Cad(a) => cad::run(a),
         Command::Tile(a) => tile::run(a),
-        Command::Plot(a) => plot::run(a),
-        Command::Kernel(a) => kernel::run(a),
         Command::Poly(c) => poly::run(c),
         Command::La(a) => la::run(a),
+        Command::Compare(a) => compare::run(a),
+        Command::Kernel(a) => kernel::run(a),
+        Command::Plot(a) => plot::run(a),
     };
     match result {
         Ok(()) => 0,

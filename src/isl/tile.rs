@@ -1,0 +1,200 @@
+//! Tiled schedules for isl with fixed tile sizes: the isl side of a later
+//! `compare --tile-shape/--tile-sizes`. isl cannot take parametric tile sizes (`w*t1` is
+//! not affine), so the sizes here are integers.
+//!
+//! Convention: the rows of the shape matrix `H` are the tiling hyperplanes, and point `x`
+//! of statement `S` lies in tile `t` at offset `o` when `H x = diag(s) t + o` with
+//! `0 <= o < s`. The identity gives rectangular tiles,
+//! `S[i, j] -> [t1, t2, o1, o2, k] : i = 4t1 + o1 and 0 <= o1 < 4 and ...`; tile loops run
+//! outside point loops, and a trailing statement index orders statements at the same point
+//! as polyscan does.
+
+use super::input::IslInput;
+use codegen::input::Problem;
+use thiserror::Error;
+
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum TileError {
+    #[error("the shape matrix must be {0} x {0} (one row per iterator)")]
+    Shape(usize),
+    #[error("expected {0} tile sizes, one per row of the shape matrix")]
+    Sizes(usize),
+    #[error("tile sizes must be positive, got {0}")]
+    NonPositive(i64),
+    #[error("the shape matrix is singular: its rows do not span the iteration space")]
+    Singular,
+    #[error("tiling needs statements of equal dimension and no schedule")]
+    Unsupported,
+    #[error("a shape matrix entry is too large")]
+    Overflow,
+}
+
+/// Determinant by fraction-free (Bareiss) elimination in i128; `None` on overflow.
+fn determinant(m: &[Vec<i64>]) -> Option<i128> {
+    let n = m.len();
+    let mut a: Vec<Vec<i128>> = m
+        .iter()
+        .map(|r| r.iter().map(|&x| i128::from(x)).collect())
+        .collect();
+    let mut sign = 1i128;
+    let mut prev = 1i128;
+    for k in 0..n {
+        if a[k][k] == 0 {
+            let Some(r) = (k + 1..n).find(|&r| a[r][k] != 0) else {
+                return Some(0);
+            };
+            a.swap(k, r);
+            sign = -sign;
+        }
+        for i in k + 1..n {
+            for j in k + 1..n {
+                let num = a[i][j]
+                    .checked_mul(a[k][k])?
+                    .checked_sub(a[i][k].checked_mul(a[k][j])?)?;
+                // Bareiss: the division by the previous pivot is exact.
+                a[i][j] = num / prev;
+            }
+        }
+        prev = a[k][k];
+    }
+    Some(sign * a.last().and_then(|r| r.last()).copied().unwrap_or(1))
+}
+
+/// The tiled schedule map of a statement `name[iters]` in isl syntax (without parameter
+/// prefix or braces): `name[i, j] -> [t0, t1, o0, o1, index] : ...`.
+pub fn tiled_entry(
+    name: &str,
+    iters: &[String],
+    shape: &[Vec<i64>],
+    sizes: &[i64],
+    index: usize,
+) -> Result<String, TileError> {
+    let n = iters.len();
+    if shape.len() != n || shape.iter().any(|r| r.len() != n) {
+        return Err(TileError::Shape(n));
+    }
+    if sizes.len() != n {
+        return Err(TileError::Sizes(n));
+    }
+    if let Some(&s) = sizes.iter().find(|&&s| s <= 0) {
+        return Err(TileError::NonPositive(s));
+    }
+    match determinant(shape) {
+        None => return Err(TileError::Overflow),
+        Some(0) if n > 0 => return Err(TileError::Singular),
+        _ => {}
+    }
+    // Tile and offset names that cannot meet the iterators.
+    let fresh = |stem: &str, k: usize| {
+        let mut v = format!("{stem}{k}");
+        while iters.contains(&v) {
+            v.push('_');
+        }
+        v
+    };
+    let ts: Vec<String> = (0..n).map(|k| fresh("t", k)).collect();
+    let os: Vec<String> = (0..n).map(|k| fresh("o", k)).collect();
+    let mut cons = Vec::new();
+    for (k, row) in shape.iter().enumerate() {
+        let lhs: Vec<String> = row
+            .iter()
+            .zip(iters)
+            .filter(|(c, _)| **c != 0)
+            .map(|(c, x)| format!("{c}*{x}"))
+            .collect();
+        let lhs = if lhs.is_empty() {
+            "0".into()
+        } else {
+            lhs.join(" + ")
+        };
+        cons.push(format!("{lhs} = {}*{} + {}", sizes[k], ts[k], os[k]));
+        cons.push(format!("0 <= {} < {}", os[k], sizes[k]));
+    }
+    let mut range: Vec<String> = ts.clone();
+    range.extend(os);
+    range.push(index.to_string());
+    let cons = if cons.is_empty() {
+        "true".into()
+    } else {
+        cons.join(" and ")
+    };
+    Ok(format!(
+        "{name}[{}] -> [{}] : {cons}",
+        iters.join(", "),
+        range.join(", ")
+    ))
+}
+
+/// isl's input for the problem tiled with fixed sizes: the untiled input with the
+/// schedule replaced by the tiled one.
+pub fn tiled_input(
+    problem: &Problem,
+    base: &IslInput,
+    shape: &[Vec<i64>],
+    sizes: &[i64],
+) -> Result<IslInput, TileError> {
+    let depth = problem.depth();
+    if problem.schedule.is_some()
+        || problem
+            .statements
+            .iter()
+            .any(|s| s.iterators.len() != depth)
+    {
+        return Err(TileError::Unsupported);
+    }
+    // Plain iterator names: the map's tuple variables are local to each entry.
+    let iters: Vec<String> = (0..depth).map(|k| format!("x{k}")).collect();
+    let entries: Result<Vec<String>, TileError> = base
+        .statements
+        .iter()
+        .enumerate()
+        .map(|(k, s)| tiled_entry(s, &iters, shape, sizes, k))
+        .collect();
+    let prefix = if base.params.is_empty() {
+        String::new()
+    } else {
+        format!("[{}] -> ", base.params.join(", "))
+    };
+    Ok(IslInput {
+        schedule: format!("{prefix}{{ {} }}", entries?.join("; ")),
+        ..base.clone()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rectangular_tiles_are_the_identity_shape() {
+        let iters = vec!["i".to_string(), "j".to_string()];
+        let e = tiled_entry("S", &iters, &[vec![1, 0], vec![0, 1]], &[4, 3], 0).unwrap();
+        assert_eq!(
+            e,
+            "S[i, j] -> [t0, t1, o0, o1, 0] : 1*i = 4*t0 + o0 and 0 <= o0 < 4 and 1*j = 3*t1 + o1 and 0 <= o1 < 3"
+        );
+    }
+
+    #[test]
+    fn rejects_bad_shapes_and_sizes() {
+        let iters = vec!["i".to_string(), "j".to_string()];
+        let sq = [vec![1, 1], vec![2, 2]];
+        assert_eq!(
+            tiled_entry("S", &iters, &sq, &[4, 3], 0),
+            Err(TileError::Singular)
+        );
+        assert_eq!(
+            tiled_entry("S", &iters, &[vec![1, 0]], &[4, 3], 0),
+            Err(TileError::Shape(2))
+        );
+        assert_eq!(
+            tiled_entry("S", &iters, &[vec![1, 0], vec![0, 1]], &[4, 0], 0),
+            Err(TileError::NonPositive(0))
+        );
+        assert_eq!(determinant(&[vec![1, -1], vec![0, 1]]), Some(1));
+        assert_eq!(
+            determinant(&[vec![0, 1, 2], vec![3, 4, 5], vec![6, 7, 9]]),
+            Some(-3)
+        );
+    }
+}
