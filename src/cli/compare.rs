@@ -7,6 +7,7 @@
 //! 3 isl or a C compiler missing, or a resource limit.
 
 use super::gen::{gen_diagnostic, input_diagnostic, load, Limits};
+use super::tile::TileFlags;
 use super::verify::parse_params;
 use super::{Diagnostic, ExitCode};
 use crate::isl::harness::{self, HarnessError, RunOutput};
@@ -37,16 +38,21 @@ pub struct CompareArgs {
     pub max_instances: u64,
     #[command(flatten)]
     pub limits: Limits,
+    /// Tiling with fixed sizes (isl cannot take parametric ones): isl gets the schedule
+    /// that orders points by tile, then by point coordinates, as polyscan's loops do.
+    #[command(flatten)]
+    pub tiling: TileFlags,
 }
 
 /// How a comparison runs.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct CompareOptions {
     pub runs: usize,
     pub max_instances: u64,
     /// Per run of a compiled program.
     pub run_timeout: Duration,
     pub limits: Limits,
+    pub tiling: TileFlags,
 }
 
 impl Default for CompareOptions {
@@ -59,6 +65,7 @@ impl Default for CompareOptions {
                 timeout: None,
                 max_cells: None,
             },
+            tiling: TileFlags::default(),
         }
     }
 }
@@ -226,15 +233,44 @@ pub fn compare_source(
     opts: &CompareOptions,
 ) -> Result<Report, Diagnostic> {
     let problem = parse_problem(src).map_err(|e| input_diagnostic(origin, &e))?;
-    let isl_in = isl_input(&problem)?;
+    let mut isl_in = isl_input(&problem)?;
     let isl = Isl::new().map_err(|e| isl_diagnostic(&e))?;
+    let tiled_isl = |base: &IslInput| -> Result<IslInput, Diagnostic> {
+        let Some(t) = opts.tiling.apply(&problem)? else {
+            return Ok(base.clone());
+        };
+        if t.order != tiling::TileOrder::TilesOutside {
+            return Err(Diagnostic::new(
+                ExitCode::BadInput,
+                "compare runs tiled code with tile loops outside point loops only",
+            ));
+        }
+        crate::isl::tile::polyscan_tiled_input(&problem, base, &t.spec).map_err(|e| {
+            Diagnostic::new(
+                ExitCode::BadInput,
+                format!("{e}; isl cannot take parametric tile sizes (w*t1 is not affine): give integers, e.g. --tile-sizes 4,3"),
+            )
+        })
+    };
+    isl_in = tiled_isl(&isl_in)?;
 
     // polyscan: parse, decompose, lower and print, as `polyscan gen` does.
     let (g, poly_time) = timed(opts.runs, || {
         let p = parse_problem(src).map_err(|e| input_diagnostic(origin, &e))?;
         let stats = opts.limits.stats();
-        let g =
-            generate(&p, &GenOptions::default(), &stats).map_err(|e| gen_diagnostic(origin, e))?;
+        let mut gen_opts = GenOptions {
+            linear: true,
+            ..GenOptions::default()
+        };
+        let tiled = opts.tiling.apply(&p)?;
+        if let Some(t) = &tiled {
+            gen_opts.calls = Some(t.calls.clone());
+            gen_opts.pruning = t.pruning.clone();
+            gen_opts.separation = t.separation.clone();
+            gen_opts.clamp = t.clamp.clone();
+        }
+        let p = tiled.map_or(p, |t| t.problem);
+        let g = generate(&p, &gen_opts, &stats).map_err(|e| gen_diagnostic(origin, e))?;
         let text = polyscan_c(&g)?;
         Ok((g, text))
     })?;
@@ -242,6 +278,7 @@ pub fn compare_source(
     // isl: build its input, read it, generate the AST and print it.
     let (isl_code, isl_time) = timed(opts.runs, || {
         let p = input::from_problem(&problem).map_err(|e| not_affine_diagnostic(&e))?;
+        let p = tiled_isl(&p)?;
         isl.ast_c(&p).map_err(|e| isl_diagnostic(&e))
     })?;
 
@@ -411,6 +448,7 @@ pub fn run(args: CompareArgs) -> Result<(), Diagnostic> {
         runs: args.runs,
         max_instances: args.max_instances,
         limits: args.limits,
+        tiling: args.tiling.clone(),
         ..CompareOptions::default()
     };
     let report = compare_source(&src, &args.file.display().to_string(), &params, &opts)?;

@@ -161,6 +161,100 @@ pub fn tiled_input(
     })
 }
 
+/// isl's input for polyscan's own tiling convention with fixed sizes: point `x` of
+/// statement `k` goes to `[t, o, k]` with `0 <= sigma adj(K) x - |det K| s t < |det K| s`
+/// row by row and `o = x - K diag(s) t`, which is the order of `polyscan gen
+/// --tile-shape K --tile-sizes s` (tile loops outside point loops).
+pub fn polyscan_tiled_input(
+    problem: &Problem,
+    base: &IslInput,
+    spec: &tiling::TileSpec,
+) -> Result<IslInput, TileError> {
+    let depth = problem.depth();
+    if problem.schedule.is_some()
+        || problem
+            .statements
+            .iter()
+            .any(|s| s.iterators.len() != depth)
+        || spec.sizes.len() != depth
+    {
+        return Err(TileError::Unsupported);
+    }
+    let sizes: Vec<i64> = spec
+        .sizes
+        .iter()
+        .map(|s| match s {
+            tiling::Size::Fixed(v) => Ok(*v),
+            tiling::Size::Param(_) => Err(TileError::Unsupported),
+        })
+        .collect::<Result<_, _>>()?;
+    let int = |v: &polys::Int| {
+        v.to_string()
+            .parse::<i64>()
+            .map_err(|_| TileError::Overflow)
+    };
+    let det = int(&spec.shape.det())?;
+    let adj = spec.shape.adjugate();
+    let x: Vec<String> = (0..depth).map(|k| format!("x{k}")).collect();
+    let t: Vec<String> = (0..depth).map(|k| format!("t{k}")).collect();
+    let o: Vec<String> = (0..depth).map(|k| format!("o{k}")).collect();
+    let mut cons = Vec::new();
+    for i in 0..depth {
+        let mut row = Vec::new();
+        for (j, xj) in x.iter().enumerate() {
+            let a = int(&adj[i][j])? * det.signum();
+            if a != 0 {
+                row.push(format!("{a}*{xj}"));
+            }
+        }
+        let d = det.abs() * sizes[i];
+        cons.push(format!(
+            "0 <= {} - {d}*{} <= {}",
+            row.join(" + "),
+            t[i],
+            d - 1
+        ));
+    }
+    for j in 0..depth {
+        let mut origin = Vec::new();
+        for (i, ti) in t.iter().enumerate() {
+            let c = int(spec.shape.get(j, i))? * sizes[i];
+            if c != 0 {
+                origin.push(format!("{c}*{ti}"));
+            }
+        }
+        let origin = if origin.is_empty() {
+            "0".to_string()
+        } else {
+            origin.join(" + ")
+        };
+        cons.push(format!("{} = {} - ({origin})", o[j], x[j]));
+    }
+    let cons = cons.join(" and ").replace("+ -", "- ");
+    let entries: Vec<String> = base
+        .statements
+        .iter()
+        .enumerate()
+        .map(|(k, name)| {
+            format!(
+                "{name}[{}] -> [{}, {}, {k}] : {cons}",
+                x.join(", "),
+                t.join(", "),
+                o.join(", ")
+            )
+        })
+        .collect();
+    let prefix = if base.params.is_empty() {
+        String::new()
+    } else {
+        format!("[{}] -> ", base.params.join(", "))
+    };
+    Ok(IslInput {
+        schedule: format!("{prefix}{{ {} }}", entries.join("; ")),
+        ..base.clone()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
