@@ -199,7 +199,11 @@ pub fn generate(
             calls: &call_exprs,
             separation: separation.as_ref(),
         };
-        let scanned = crate::linear::scan(&input)?;
+        let scanned = match crate::linear::scan(&input) {
+            // The CAD names where the domain is unbounded; let it say so.
+            Err(GenError::Unbounded { .. }) if !tiled => None,
+            other => other?,
+        };
         if scanned.is_none() && tiled {
             return match &opts.clamp {
                 Some(c) => generate_clamped(c, opts, stats),
@@ -228,6 +232,36 @@ pub fn generate(
     }
     let mut pruning = context;
     pruning.extend(opts.pruning.iter().map(|f| f.rename(&map)));
+    if first_iter + depth == 0 {
+        // No variables at all: each statement runs once if its (constant) formula holds.
+        let holds = |f: &Formula| f.eval_int(&[]);
+        let nodes = if pruning.iter().all(holds) {
+            formulas
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| holds(f))
+                .map(|(s, _)| Node::Stmt {
+                    stmt: s,
+                    args: Vec::new(),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        return Ok(Generated {
+            vars,
+            nparams,
+            ntime,
+            statements,
+            nodes,
+            cad: None,
+            formulas,
+            pruning,
+            calls,
+            stmt_args,
+            times,
+        });
+    }
     let convex = opts.convex || (ntime == 0 && is_polyhedron(problem));
     // Bounds of degree 3 and more need the roots of their derivatives in the same
     // stacks as separators: when lowering meets one, the derivatives join the projection
