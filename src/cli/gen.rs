@@ -260,7 +260,7 @@ pub fn run(args: GenArgs) -> Result<(), Diagnostic> {
 }
 
 /// Writes via a temporary file in the same directory and a rename: never half-written.
-pub fn write_atomically(path: &Path, text: &str) -> Result<(), Diagnostic> {
+pub fn write_atomically(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), Diagnostic> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -272,7 +272,7 @@ pub fn write_atomically(path: &Path, text: &str) -> Result<(), Diagnostic> {
         )
     };
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
-    tmp.write_all(text.as_bytes()).map_err(fail)?;
+    tmp.write_all(bytes.as_ref()).map_err(fail)?;
     keep_usual_permissions(tmp.as_file(), path).map_err(fail)?;
     tmp.persist(path).map_err(|e| fail(e.error))?;
     Ok(())

@@ -20,7 +20,7 @@ use codegen::input::{parse_context, Problem};
 use codegen::interp::{instances, RunError};
 use polys::{Coeff, Int, Poly};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use tiling::{tile_key, TileOrder};
 
 /// Instances the interpreter may run (all of the domain, before slicing).
@@ -186,7 +186,7 @@ pub fn run(args: PlotArgs) -> Result<(), Diagnostic> {
                 .map_err(|_| bad("the SVG backend produced text that is not UTF-8"))?;
             write_atomically(path, &text)
         }
-        (Some(path), Format::Png) => write_bytes_atomically(path, &bytes),
+        (Some(path), Format::Png) => write_atomically(path, &bytes),
         (None, _) => std::io::stdout()
             .write_all(&bytes)
             .map_err(|e| bad(format!("cannot write to standard output: {e}"))),
@@ -447,18 +447,4 @@ fn tile_outlines(
         }
     }
     outlines
-}
-
-/// Writes bytes via a temporary file in the same directory and a rename (like
-/// `write_atomically`, which takes text).
-fn write_bytes_atomically(path: &Path, bytes: &[u8]) -> Result<(), Diagnostic> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let fail = |e: std::io::Error| bad(format!("cannot write {}: {e}", path.display()));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
-    tmp.write_all(bytes).map_err(fail)?;
-    tmp.persist(path).map_err(|e| fail(e.error))?;
-    Ok(())
 }
