@@ -35,7 +35,8 @@ pub struct Compiled {
     nparams: usize,
 }
 
-fn compiler() -> Option<String> {
+/// The system C compiler: `$CC`, else `cc`, else `gcc`, whichever answers `--version`.
+pub fn compiler() -> Option<String> {
     let candidates = std::env::var("CC")
         .ok()
         .into_iter()
@@ -222,10 +223,18 @@ pub fn box_around(instances: &[Instance], g: &Generated, margin: i64) -> Vec<(i6
 
 /// The first position where two instance sequences differ, described for a person.
 pub fn first_difference(expected: &[Instance], got: &[Instance], g: &Generated) -> Option<String> {
-    let show = |i: &Instance| {
+    first_difference_with(expected, got, &|i: &Instance| {
         let vals: Vec<String> = i.1.iter().map(i64::to_string).collect();
         format!("{}({})", g.statements[i.0].0, vals.join(", "))
-    };
+    })
+}
+
+/// [`first_difference`] with instances shown by `show`.
+pub fn first_difference_with(
+    expected: &[Instance],
+    got: &[Instance],
+    show: &dyn Fn(&Instance) -> String,
+) -> Option<String> {
     for (k, (e, o)) in expected.iter().zip(got).enumerate() {
         if e != o {
             return Some(format!(
@@ -238,8 +247,9 @@ pub fn first_difference(expected: &[Instance], got: &[Instance], g: &Generated) 
     match expected.len().cmp(&got.len()) {
         std::cmp::Ordering::Equal => None,
         std::cmp::Ordering::Greater => Some(format!(
-            "generated code stops after {} instances; next expected {}",
+            "generated code stops after {} instances ({} missing); next expected {}",
             got.len(),
+            expected.len() - got.len(),
             show(&expected[got.len()])
         )),
         std::cmp::Ordering::Less => Some(format!(

@@ -56,19 +56,6 @@ pub struct Program {
     timeout: Duration,
 }
 
-fn compiler() -> Option<String> {
-    let candidates = std::env::var("CC")
-        .ok()
-        .into_iter()
-        .chain(["cc".into(), "gcc".into()]);
-    candidates.into_iter().find(|c| {
-        Command::new(c)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    })
-}
-
 /// isl's C output as a `scan` function: isl's helpers as macros, 64-bit iterators.
 pub fn isl_scan_function(code: &str, params: &[String]) -> String {
     let mut out = String::from(
@@ -110,7 +97,7 @@ pub fn compile(
     limit: u64,
     timeout: Duration,
 ) -> Result<Program, HarnessError> {
-    let cc = compiler().ok_or(HarnessError::NoCompiler)?;
+    let cc = codegen::verify::compiler().ok_or(HarnessError::NoCompiler)?;
     let mut main = String::from("#include <stdio.h>\n#include <stdlib.h>\n#include <stdint.h>\n");
     let _ = writeln!(
         main,

@@ -869,30 +869,7 @@ fn parse_output(text: &str, batch: &[(&Domain, &String)]) -> RunResults {
 
 /// The first difference between two instance sequences, for a person.
 pub fn first_difference(expected: &Instances, got: &Instances) -> Option<String> {
-    let show = |i: &(usize, Vec<i64>)| format!("S{}{:?}", i.0, i.1);
-    for (k, (e, o)) in expected.iter().zip(got).enumerate() {
-        if e != o {
-            return Some(format!(
-                "instance {k}: expected {}, generated code ran {}",
-                show(e),
-                show(o)
-            ));
-        }
-    }
-    match expected.len().cmp(&got.len()) {
-        std::cmp::Ordering::Equal => None,
-        std::cmp::Ordering::Greater => Some(format!(
-            "generated code stops after {} instances; next expected {} ({} missing)",
-            got.len(),
-            show(&expected[got.len()]),
-            expected.len() - got.len()
-        )),
-        std::cmp::Ordering::Less => Some(format!(
-            "generated code runs {} extra instances, first {}",
-            got.len() - expected.len(),
-            show(&got[expected.len()])
-        )),
-    }
+    codegen::verify::first_difference_with(expected, got, &|i| format!("S{}{:?}", i.0, i.1))
 }
 
 /// Counts of a run over many domains, and the failures with their seeds.
