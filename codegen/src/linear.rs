@@ -655,30 +655,43 @@ impl Splitter<'_> {
     }
 }
 
-/// `max` of the parts, with nested maxima flattened and duplicates removed.
+/// `max` of the parts, with nested maxima flattened, constants folded into one and
+/// duplicates removed.
 pub(crate) fn max_of(parts: Vec<Expr>) -> Expr {
-    let mut flat = Vec::new();
-    for p in parts {
-        match p {
-            Expr::Max(inner) => flat.extend(inner),
-            other => flat.push(other),
-        }
-    }
-    dedup(&mut flat);
-    combine(flat, Expr::Max)
+    extremum(parts, true)
 }
 
-/// `min` of the parts, with nested minima flattened and duplicates removed.
+/// `min` of the parts, like [`max_of`].
 pub(crate) fn min_of(parts: Vec<Expr>) -> Expr {
+    extremum(parts, false)
+}
+
+fn extremum(parts: Vec<Expr>, max: bool) -> Expr {
     let mut flat = Vec::new();
-    for p in parts {
+    let mut constant: Option<Int> = None;
+    let mut stack = parts;
+    while let Some(p) = stack.pop() {
         match p {
-            Expr::Min(inner) => flat.extend(inner),
-            other => flat.push(other),
+            Expr::Max(inner) if max => stack.extend(inner),
+            Expr::Min(inner) if !max => stack.extend(inner),
+            other => match other.constant_value() {
+                Some(c) => {
+                    constant = Some(match constant {
+                        Some(k) if (c > k) == max => c,
+                        Some(k) => k,
+                        None => c,
+                    })
+                }
+                None => flat.push(other),
+            },
         }
     }
+    flat.reverse();
+    if let Some(c) = constant {
+        flat.push(Expr::Poly(Poly::constant(c)));
+    }
     dedup(&mut flat);
-    combine(flat, Expr::Min)
+    combine(flat, if max { Expr::Max } else { Expr::Min })
 }
 
 fn dedup(parts: &mut Vec<Expr>) {
