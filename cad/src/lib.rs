@@ -29,6 +29,7 @@ mod decompose;
 pub mod formula;
 pub mod lift;
 pub mod project;
+pub mod qepcad;
 
 pub use decompose::{stats_summary, Cad};
 pub use lift::LiftStats;

@@ -1,150 +1,21 @@
-//! QEPCAD B as an external oracle for the CAD tests and the seed benchmark: finding the
-//! executable, writing its input (formula, commands), running it under a time limit, and
-//! reading its answers back (leaf counts, `d-stat` CPU time, and the cells listed by
-//! `d-all-cells-in-subtree` with their truth values and sample points as real algebraic
-//! numbers), plus an exact evaluation of a formula at such a sample that does not go
-//! through the cad crate's sign routine where the sample allows it.
+//! QEPCAD B as an external oracle for the CAD tests and the seed benchmark: the driver
+//! (`cad::qepcad`, re-exported here) plus what only the cross-check needs: the cells
+//! listed by `d-all-cells-in-subtree` with their truth values and sample points as real
+//! algebraic numbers, and an exact evaluation of a formula at such a sample that does not
+//! go through the cad crate's sign routine where the sample allows it.
 
 #![allow(dead_code)]
 
-use cad::formula::{Formula, Rel};
+use cad::formula::Formula;
 use cad::{sign_at, Algebraic, SignStats, UPoly};
 use num_traits::{One, Signed, Zero};
-use polys::{BigInt, BigRational, Int, Mono, Poly, Vars};
-use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use polys::{BigInt, BigRational, Int, Mono, Poly};
 
-/// The `qepcad` executable on `PATH`, if any.
-pub fn find() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|d| d.join("qepcad"))
-        .find(|p| p.is_file())
-}
-
-/// The formula in QEPCAD's syntax: `[ p rel 0 ]` atoms with `/\`, `\/`, `~`, products by
-/// juxtaposition.
-pub fn formula_text(f: &Formula, vars: &Vars) -> String {
-    match f {
-        Formula::True => "[ 0 = 0 ]".into(),
-        Formula::False => "[ 0 = 1 ]".into(),
-        Formula::Atom(a) => {
-            let rel = match a.rel {
-                Rel::Lt => "<",
-                Rel::Le => "<=",
-                Rel::Eq => "=",
-                Rel::Ne => "/=",
-                Rel::Ge => ">=",
-                Rel::Gt => ">",
-            };
-            format!("[ {} {rel} 0 ]", a.poly.to_text(vars).replace('*', " "))
-        }
-        Formula::And(fs) => join(fs, " /\\ ", vars),
-        Formula::Or(fs) => join(fs, " \\/ ", vars),
-        Formula::Not(g) => format!("[ ~{} ]", formula_text(g, vars)),
-    }
-}
-
-fn join(fs: &[Formula], sep: &str, vars: &Vars) -> String {
-    let parts: Vec<String> = fs.iter().map(|g| formula_text(g, vars)).collect();
-    format!("[ {} ]", parts.join(sep))
-}
-
-/// QEPCAD's input: all variables free (a CAD of the whole space), `full-cad` if asked,
-/// then the three phases and the given display commands.
-pub fn script(name: &str, vars: &Vars, f: &Formula, full: bool, commands: &[&str]) -> String {
-    let mut s = format!(
-        "[ {name} ]\n({})\n{}\n{}.\n",
-        vars.names().join(","),
-        vars.len(),
-        formula_text(f, vars)
-    );
-    if full {
-        s.push_str("full-cad\n");
-    }
-    s.push_str("go\ngo\ngo\n");
-    for c in commands {
-        s.push_str(c);
-        s.push('\n');
-    }
-    s.push_str("quit\n");
-    s
-}
-
-/// Runs QEPCAD with a heap of `heap` words on `input`, killing it after `limit`.
-pub fn run(exe: &Path, heap: u64, input: &str, limit: Duration) -> Result<String, String> {
-    let mut child = Command::new(exe)
-        .arg(format!("+N{heap}"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
-    let mut stdin = child.stdin.take().ok_or("no stdin pipe")?;
-    let mut stdout = child.stdout.take().ok_or("no stdout pipe")?;
-    let input = input.to_string();
-    // Separate threads for both pipes: QEPCAD may fill its output pipe before it has read
-    // all of its input.
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stdout.read_to_string(&mut s);
-        s
-    });
-    let started = Instant::now();
-    loop {
-        match child.try_wait() {
-            Ok(Some(_)) => break,
-            Ok(None) if started.elapsed() > limit => {
-                let _ = child.kill();
-                let _ = child.wait();
-                let _ = writer.join();
-                let _ = reader.join();
-                return Err(format!("time limit of {limit:?} reached"));
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-            Err(e) => return Err(format!("waiting for qepcad: {e}")),
-        }
-    }
-    let _ = writer.join();
-    let out = reader.join().map_err(|_| "reader thread panicked")?;
-    if out.contains("Too few cells reclaimed") {
-        return Err("heap too small (Too few cells reclaimed)".into());
-    }
-    Ok(out)
-}
-
-/// [`run`] with growing heaps until QEPCAD does not run out of memory: a large heap
-/// costs start-up time, so small cases get a small one.
-pub fn run_growing(exe: &Path, input: &str, limit: Duration) -> Result<String, String> {
-    let mut last = String::new();
-    for heap in [4_000_000u64, 40_000_000, 400_000_000] {
-        match run(exe, heap, input, limit) {
-            Ok(out) => return Ok(out),
-            Err(e) if e.starts_with("heap too small") => last = e,
-            Err(e) => return Err(e),
-        }
-    }
-    Err(last)
-}
-
-/// `Number of leaf cells = N` from `d-number-leaf-cells`.
-pub fn leaf_count(out: &str) -> Option<usize> {
-    out.lines()
-        .find_map(|l| l.trim().strip_prefix("Number of leaf cells = "))
-        .and_then(|n| n.trim().parse().ok())
-}
-
-/// `d-stat`'s total CPU time in milliseconds (with garbage collection).
-pub fn stat_ms(out: &str) -> Option<u64> {
-    out.lines()
-        .find_map(|l| l.trim().strip_prefix("Total time with garbage collection"))
-        .and_then(|r| r.trim_start_matches([' ', ':']).trim().parse().ok())
-}
+// The driver (input, subprocess, counts and times) lives in the library; re-exported so
+// the tests and the seed benchmark keep their `qepcad::` paths.
+// Each user takes a different subset.
+#[allow(unused_imports)]
+pub use cad::qepcad::{find, formula_text, leaf_count, run, run_growing, script, stat_ms};
 
 /// A univariate polynomial over Q, coefficients from degree 0 up, no trailing zeros.
 pub type QPoly = Vec<BigRational>;
