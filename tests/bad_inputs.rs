@@ -288,6 +288,14 @@ const GEN: &[Case] = &[
         needles: &["exponent 99999999999999999999 is too large (at most 10000)", "column 17"],
     },
     Case {
+        id: "power-of-sum-too-large",
+        cmd: "gen",
+        input: "{ S[i] : 0 <= (i - 40)^2666 }",
+        args: &[],
+        code: 2,
+        needles: &["this power expands to about", "column 24"],
+    },
+    Case {
         id: "largest-exponent-timeout",
         cmd: "gen",
         input: "{ S[i] : 0 <= i^10000 <= 3 }",

@@ -22,6 +22,39 @@ use thiserror::Error;
 /// exhaust memory on expansion.
 pub const MAX_EXPONENT: u32 = 10_000;
 
+/// Powers of sums whose expansion would hold more coefficient bits than this are refused
+/// (`(y - 40)^2666` alone is tens of megabits): memory, not mathematics, is the limit.
+pub const MAX_EXPANDED_BITS: u64 = 1 << 24;
+
+/// An upper estimate of the total size in bits of `base^e` expanded: at most
+/// `C(e + t - 1, t - 1)` terms for `t` terms in the base, each coefficient at most
+/// `e * (bits of the largest coefficient + log2 t)` bits. `None` when it does not fit in
+/// `u64` (certainly too large).
+fn expanded_size(base: &Poly, e: u32) -> Option<u64> {
+    let t = base.len() as u64;
+    if t <= 1 {
+        let bits = base
+            .terms()
+            .first()
+            .map_or(1, |(_, c)| c.to_bigint().bits().max(1));
+        return bits.checked_mul(u64::from(e).max(1));
+    }
+    let e = u64::from(e);
+    // C(e + t - 1, t - 1), computed incrementally with overflow checks.
+    let mut terms: u64 = 1;
+    for i in 1..t {
+        terms = terms.checked_mul(e + i)? / i;
+    }
+    let max_bits = base
+        .terms()
+        .iter()
+        .map(|(_, c)| c.to_bigint().bits())
+        .max()
+        .unwrap_or(1);
+    let per = e.checked_mul(max_bits + 64 - t.leading_zeros() as u64)?;
+    terms.checked_mul(per.max(1))
+}
+
 /// A parse error at a 1-based column of the input.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("column {column}: {message}")]
@@ -278,6 +311,15 @@ impl<'a> Parser<'a> {
                     })?;
                 if *self.peek() == Tok::Caret {
                     return Err(self.err("chained exponents are ambiguous: add parentheses"));
+                }
+                if let Some(size) = expanded_size(&base, e).filter(|&s| s > MAX_EXPANDED_BITS) {
+                    return Err(error(
+                        self.src,
+                        at,
+                        format!(
+                            "this power expands to about {size} bits of coefficients (at most {MAX_EXPANDED_BITS}): lower the exponent or factor the base"
+                        ),
+                    ));
                 }
                 Ok(base.pow(e))
             }
