@@ -26,6 +26,15 @@ pub const MAX_EXPONENT: u32 = 10_000;
 /// (`(y - 40)^2666` alone is tens of megabits): memory, not mathematics, is the limit.
 pub const MAX_EXPANDED_BITS: u64 = 1 << 24;
 
+/// Bits of the largest coefficient.
+fn bits(p: &Poly) -> u64 {
+    p.terms()
+        .iter()
+        .map(|(_, c)| c.to_bigint().bits())
+        .max()
+        .unwrap_or(1)
+}
+
 /// An upper estimate of the total size in bits of `base^e` expanded: at most
 /// `C(e + t - 1, t - 1)` terms for `t` terms in the base, each coefficient at most
 /// `e * (bits of the largest coefficient + log2 t)` bits. `None` when it does not fit in
@@ -256,7 +265,21 @@ impl<'a> Parser<'a> {
             match self.peek() {
                 Tok::Star => {
                     self.bump();
-                    acc = acc.mul(&self.unary()?);
+                    let at = self.offset();
+                    let factor = self.unary()?;
+                    // The product has at most |acc| * |factor| terms of at most the summed
+                    // coefficient sizes: refuse before allocating what cannot fit.
+                    let size = (acc.len() as u64)
+                        .checked_mul(factor.len() as u64)
+                        .and_then(|t| t.checked_mul(bits(&acc) + bits(&factor) + 64));
+                    if size.is_none_or(|s| s > MAX_EXPANDED_BITS) {
+                        return Err(error(
+                            self.src,
+                            at,
+                            format!("this product expands to more than {MAX_EXPANDED_BITS} bits of coefficients"),
+                        ));
+                    }
+                    acc = acc.mul(&factor);
                 }
                 _ => return Ok(acc),
             }
@@ -312,12 +335,14 @@ impl<'a> Parser<'a> {
                 if *self.peek() == Tok::Caret {
                     return Err(self.err("chained exponents are ambiguous: add parentheses"));
                 }
-                if let Some(size) = expanded_size(&base, e).filter(|&s| s > MAX_EXPANDED_BITS) {
+                let size = expanded_size(&base, e);
+                if size.is_none_or(|s| s > MAX_EXPANDED_BITS) {
+                    let about = size.map_or("more than 2^64".to_string(), |s| s.to_string());
                     return Err(error(
                         self.src,
                         at,
                         format!(
-                            "this power expands to about {size} bits of coefficients (at most {MAX_EXPANDED_BITS}): lower the exponent or factor the base"
+                            "this power expands to about {about} bits of coefficients (at most {MAX_EXPANDED_BITS}): lower the exponent or factor the base"
                         ),
                     ));
                 }
