@@ -49,6 +49,42 @@ pub fn compiler() -> Option<String> {
     })
 }
 
+/// Compiles `scan_c` (which defines `scan(params...)`) after `prelude` (includes and
+/// statement macros), with a `main` that passes the command-line arguments to `scan`: the
+/// program every instance-sequence check runs. `Ok(Err(message))` when the compiler
+/// rejects it.
+pub fn build_scan_program(
+    cc: &str,
+    mut prelude: String,
+    scan_c: &str,
+    nparams: usize,
+) -> std::io::Result<Result<(tempfile::TempDir, std::path::PathBuf), String>> {
+    prelude.push_str("#include \"scan.c\"\n");
+    let pargs: Vec<String> = (0..nparams)
+        .map(|i| format!("atoll(argv[{}])", i + 1))
+        .collect();
+    let _ = writeln!(
+        prelude,
+        "int main(int argc, char **argv) {{ if (argc < {}) return 2; scan({}); return 0; }}",
+        nparams + 1,
+        pargs.join(", ")
+    );
+    let dir = tempfile::tempdir()?;
+    std::fs::write(dir.path().join("scan.c"), scan_c)?;
+    std::fs::write(dir.path().join("main.c"), prelude)?;
+    let exe = dir.path().join("scan");
+    let out = Command::new(cc)
+        .args(["-std=c99", "-O1", "-w", "-o"])
+        .arg(&exe)
+        .arg(dir.path().join("main.c"))
+        .current_dir(dir.path())
+        .output()?;
+    if !out.status.success() {
+        return Ok(Err(String::from_utf8_lossy(&out.stderr).into_owned()));
+    }
+    Ok(Ok((dir, exe)))
+}
+
 /// Compiles `g` as `scan(...)` with statement macros that print their instances.
 pub fn compile(g: &Generated) -> Result<Compiled, VerifyError> {
     let cc = compiler().ok_or(VerifyError::NoCompiler)?;
@@ -71,31 +107,10 @@ pub fn compile(g: &Generated) -> Result<Compiled, VerifyError> {
             args.join(", ")
         );
     }
-    main.push_str("#include \"scan.c\"\n");
-    let pargs: Vec<String> = (0..g.nparams)
-        .map(|i| format!("atoll(argv[{}])", i + 1))
-        .collect();
-    let _ = writeln!(
-        main,
-        "int main(int argc, char **argv) {{ if (argc < {}) return 2; scan({}); return 0; }}",
-        g.nparams + 1,
-        pargs.join(", ")
-    );
-    let dir = tempfile::tempdir()?;
-    std::fs::write(dir.path().join("scan.c"), scan)?;
-    std::fs::write(dir.path().join("main.c"), main)?;
-    let exe = dir.path().join("scan");
-    let out = Command::new(cc)
-        .args(["-std=c99", "-O1", "-w", "-o"])
-        .arg(&exe)
-        .arg(dir.path().join("main.c"))
-        .current_dir(dir.path())
-        .output()?;
-    if !out.status.success() {
-        return Err(VerifyError::Compile(
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        ));
-    }
+    let (dir, exe) = match build_scan_program(&cc, main, &scan, g.nparams)? {
+        Ok(built) => built,
+        Err(message) => return Err(VerifyError::Compile(message)),
+    };
     Ok(Compiled {
         _dir: dir,
         exe,

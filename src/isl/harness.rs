@@ -113,32 +113,15 @@ pub fn compile(
             args.join(", ")
         );
     }
-    main.push_str("#include \"scan.c\"\n");
-    let pargs: Vec<String> = (0..nparams)
-        .map(|i| format!("atoll(argv[{}])", i + 1))
-        .collect();
-    let _ = writeln!(
-        main,
-        "int main(int argc, char **argv) {{ if (argc < {}) return 2; scan({}); return 0; }}",
-        nparams + 1,
-        pargs.join(", ")
-    );
-    let dir = tempfile::tempdir()?;
-    std::fs::write(dir.path().join("scan.c"), scan_c)?;
-    std::fs::write(dir.path().join("main.c"), main)?;
-    let exe = dir.path().join("scan");
-    let out = Command::new(cc)
-        .args(["-std=c99", "-O1", "-w", "-o"])
-        .arg(&exe)
-        .arg(dir.path().join("main.c"))
-        .current_dir(dir.path())
-        .output()?;
-    if !out.status.success() {
-        return Err(HarnessError::Compile {
-            who: who.into(),
-            message: String::from_utf8_lossy(&out.stderr).into_owned(),
-        });
-    }
+    let (dir, exe) = match codegen::verify::build_scan_program(&cc, main, scan_c, nparams)? {
+        Ok(built) => built,
+        Err(message) => {
+            return Err(HarnessError::Compile {
+                who: who.into(),
+                message,
+            })
+        }
+    };
     Ok(Program {
         _dir: dir,
         exe,
