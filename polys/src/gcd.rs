@@ -7,6 +7,7 @@
 //! normalised to a positive leading coefficient, so equal ideals give equal polynomials.
 
 use crate::coeff::Coeff;
+use crate::modular::coprime_mod_p;
 use crate::poly::Poly;
 
 impl<C: Coeff> Poly<C> {
@@ -40,6 +41,10 @@ impl<C: Coeff> Poly<C> {
         }
         // Both non-constant, so both have a main variable.
         let v = self.nvars().max(o.nvars()) - 1;
+        // Univariate and coprime over Q (the usual case): the gcd is that of the contents.
+        if coprime_mod_p(self, o, v) {
+            return Poly::constant(self.integer_content().gcd(&o.integer_content()));
+        }
         match (self.has_var(v), o.has_var(v)) {
             (true, false) => return self.content(v).gcd(o),
             (false, true) => return self.gcd(&o.content(v)),
@@ -100,13 +105,13 @@ fn primitive_gcd<C: Coeff>(a: Poly<C>, b: Poly<C>, v: usize) -> Poly<C> {
     if a.degree(v) < b.degree(v) {
         std::mem::swap(&mut a, &mut b);
     }
-    // Cheap exits before the PRS: one divides the other, or a specialisation proves the
-    // two coprime (the usual case in CAD projection).
-    if a.div_exact(&b).is_some() {
-        return b.normalize_sign();
-    }
+    // Cheap exits before the PRS: a specialisation modulo a prime proves the two coprime
+    // (the usual case in CAD projection), or one divides the other.
     if coprime_by_specialisation(&a, &b, v) {
         return Poly::one();
+    }
+    if a.div_exact(&b).is_some() {
+        return b.normalize_sign();
     }
     let prs = a.subresultant_prs(&b, v);
     let last = prs.last().expect("the PRS starts with its two arguments");
@@ -131,7 +136,7 @@ fn coprime_by_specialisation<C: Coeff>(a: &Poly<C>, b: &Poly<C>, v: usize) -> bo
     others.sort_unstable();
     others.dedup();
     if others.is_empty() {
-        return false;
+        return coprime_mod_p(a, b, v);
     }
     const VALUES: [i64; 6] = [2, -3, 5, 7, -11, 13];
     for attempt in 0..3 {
@@ -150,7 +155,7 @@ fn coprime_by_specialisation<C: Coeff>(a: &Poly<C>, b: &Poly<C>, v: usize) -> bo
             continue;
         }
         let (sa, sb) = (a.partial_eval(&point), b.partial_eval(&point));
-        if sa.gcd(&sb).degree(v) == 0 {
+        if coprime_mod_p(&sa, &sb, v) || sa.gcd(&sb).degree(v) == 0 {
             return true;
         }
     }

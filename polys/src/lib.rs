@@ -19,6 +19,7 @@ mod coeff;
 mod factor;
 mod gcd;
 mod int;
+mod modular;
 mod mono;
 mod parse;
 mod poly;
