@@ -9,7 +9,7 @@
 use crate::error::CadError;
 use crate::isolate::{count_roots, isolate_square_free, RootInterval};
 use crate::upoly::UPoly;
-use num_traits::{One, Signed, ToPrimitive};
+use num_traits::{One, ToPrimitive};
 use polys::{BigInt, BigRational, Coeff};
 use std::cmp::Ordering;
 use std::fmt;
@@ -128,26 +128,35 @@ impl From<i64> for Algebraic {
     }
 }
 
-/// The simplest rational strictly between `a < b`: the smallest integer above `a` when
-/// it is below `b`, otherwise (continued fractions) the one of smallest denominator.
-fn simplest_between(a: &Algebraic, b: &Algebraic) -> BigRational {
-    let n = a.floor();
-    let next = BigRational::from_integer(&n + BigInt::from(1u8));
+/// A rational strictly between `a < b`: the smallest integer above `a` when it is below
+/// `b`; otherwise an end of an isolating interval once the two intervals are apart. No
+/// integer lies between `a` and `b` then, so no integer point takes this coordinate over
+/// the sample and any rational serves: an end that is already at hand costs no
+/// arithmetic at all.
+fn sample_between(a: &Algebraic, b: &Algebraic) -> BigRational {
+    let next = BigRational::from_integer(a.floor() + BigInt::from(1u8));
     if Algebraic::Rational(next.clone()) < *b {
         return next;
     }
-    // n <= a < b <= n + 1: the answer is n + 1/s with s strictly between 1 / (b - n) and
-    // 1 / (a - n) (infinite when a = n).
-    let nq = BigRational::from_integer(n.clone());
-    let s_lo = b.sub_integer(&n).recip_positive();
-    let frac = a.sub_integer(&n);
-    // A rational may be stored as a root, so test a = n by comparison, not by form.
-    let s = if frac == Algebraic::from(0) {
-        BigRational::from_integer(s_lo.floor() + BigInt::from(1u8))
-    } else {
-        simplest_between(&s_lo, &frac.recip_positive())
-    };
-    nq + s.recip()
+    let (mut a, mut b) = (a.clone(), b.clone());
+    loop {
+        match (&a, &b) {
+            (Algebraic::Rational(x), Algebraic::Rational(y)) => return (x + y) / two(),
+            // a < hi(a) <= lo(b) < b, or a < lo(b) < b.
+            (Algebraic::Root(x), Algebraic::Root(y)) if x.hi <= y.lo => return x.hi.clone(),
+            (Algebraic::Rational(x), Algebraic::Root(y)) if x < &y.lo => return y.lo.clone(),
+            (Algebraic::Root(x), Algebraic::Rational(y)) if &x.hi < y => return x.hi.clone(),
+            (Algebraic::Root(x), Algebraic::Root(y)) => {
+                if &x.hi - &x.lo >= &y.hi - &y.lo {
+                    a.refine()
+                } else {
+                    b.refine()
+                }
+            }
+            (Algebraic::Rational(_), _) => b.refine(),
+            (_, Algebraic::Rational(_)) => a.refine(),
+        }
+    }
 }
 
 impl Algebraic {
@@ -323,7 +332,40 @@ impl Algebraic {
 
     /// The smallest integer `>= self`.
     pub fn ceil(&self) -> BigInt {
-        -self.neg().floor()
+        match self {
+            Algebraic::Rational(r) => r.ceil().to_integer(),
+            // No integer in (lo, hi): the root's ceiling is hi's.
+            Algebraic::Root(x) if x.hi.ceil() - BigRational::one() <= x.lo => {
+                x.hi.ceil().to_integer()
+            }
+            Algebraic::Root(_) => -self.neg().floor(),
+        }
+    }
+
+    /// Narrows the isolating interval until it holds no integer, so that [`floor`] and
+    /// [`ceil`] answer at once afterwards; a root found to be an integer (or any rational
+    /// hit by bisection) becomes [`Algebraic::Rational`].
+    ///
+    /// [`floor`]: Algebraic::floor
+    /// [`ceil`]: Algebraic::ceil
+    pub fn settle_integer_part(&mut self) {
+        while let Algebraic::Root(x) = self {
+            let n = x.lo.floor() + BigRational::one();
+            if n >= x.hi {
+                return;
+            }
+            if &x.hi - &x.lo > BigRational::one() {
+                self.refine();
+                continue;
+            }
+            // Width at most 1: n is the only integer in (lo, hi).
+            match x.poly.sign_at(&n) {
+                0 => *self = Algebraic::Rational(n),
+                s if s == x.lo_sign => x.lo = n,
+                _ => x.hi = n,
+            }
+            return;
+        }
     }
 
     /// The integer just below: the largest integer strictly less than `self`. CAD uses it
@@ -348,46 +390,7 @@ impl Algebraic {
                 hi: upper.to_string(),
             });
         }
-        Ok(simplest_between(self, upper))
-    }
-
-    /// `self - n`.
-    fn sub_integer(&self, n: &BigInt) -> Algebraic {
-        match self {
-            Algebraic::Rational(r) => Algebraic::Rational(r - BigRational::from_integer(n.clone())),
-            Algebraic::Root(x) => {
-                let nq = BigRational::from_integer(n.clone());
-                Algebraic::Root(RealRoot {
-                    poly: x.poly.taylor_shift(&polys::Int::from(n.clone())),
-                    lo: &x.lo - &nq,
-                    hi: &x.hi - &nq,
-                    lo_sign: x.lo_sign,
-                })
-            }
-        }
-    }
-
-    /// `1 / self`; the caller guarantees `self > 0`.
-    fn recip_positive(&self) -> Algebraic {
-        let mut a = self.clone();
-        loop {
-            match &a {
-                Algebraic::Rational(r) => return Algebraic::Rational(r.recip()),
-                Algebraic::Root(x) if x.lo.is_positive() => {
-                    // x^d p(1/x) has the root 1/self, isolated by (1/hi, 1/lo).
-                    let poly = x.poly.reverse();
-                    let lo = x.hi.recip();
-                    let lo_sign = poly.sign_at(&lo);
-                    return Algebraic::Root(RealRoot {
-                        poly,
-                        lo,
-                        hi: x.lo.recip(),
-                        lo_sign,
-                    });
-                }
-                Algebraic::Root(_) => a.refine(),
-            }
-        }
+        Ok(sample_between(self, upper))
     }
 
     /// An approximation for display; never used for decisions.
@@ -465,6 +468,9 @@ impl Ord for Algebraic {
             (Algebraic::Rational(a), Algebraic::Rational(b)) => a.cmp(b),
             (Algebraic::Root(x), Algebraic::Rational(r)) => x.cmp_rational(r),
             (Algebraic::Rational(r), Algebraic::Root(x)) => x.cmp_rational(r).reverse(),
+            // Apart already: no copies, no refinement.
+            (Algebraic::Root(x), Algebraic::Root(y)) if x.hi <= y.lo => Ordering::Less,
+            (Algebraic::Root(x), Algebraic::Root(y)) if y.hi <= x.lo => Ordering::Greater,
             (Algebraic::Root(x), Algebraic::Root(y)) => cmp_roots(x.clone(), y.clone()),
         }
     }
@@ -568,8 +574,9 @@ mod tests {
         let big = sqrt(1_000_001);
         assert_eq!(big.floor(), 1000.into());
         let s3 = sqrt(3);
-        // No integer strictly between sqrt 2 and sqrt 3: the simplest rational is 3/2.
-        assert_eq!(s2.rational_between(&s3).unwrap(), rational(3, 2));
+        // No integer strictly between sqrt 2 and sqrt 3: some rational strictly inside.
+        let r = Algebraic::Rational(s2.rational_between(&s3).unwrap());
+        assert!(s2 < r && r < s3);
         assert_eq!(
             Algebraic::from(1).rational_between(&sqrt(5)).unwrap(),
             rational(2, 1)
@@ -587,7 +594,7 @@ mod tests {
                 .unwrap()
                 .rational_between(&Algebraic::ratio(1, 2).unwrap())
                 .unwrap(),
-            rational(2, 5)
+            rational(5, 12)
         );
         assert_eq!(s2.integer_below(), 1.into());
         assert_eq!(Algebraic::from(4).integer_below(), 3.into());

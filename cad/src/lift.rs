@@ -247,11 +247,10 @@ impl Lifter<'_> {
                 }
             };
             for (j, r) in rs.into_iter().enumerate() {
-                // Integer roots become exact: samples, comparisons and code get simpler.
-                let r = match &r {
-                    Algebraic::Root(_) if is_integer(&r) => Algebraic::from(r.floor()),
-                    _ => r,
-                };
+                // Integer roots become exact, other intervals hold no integer: samples,
+                // floors, comparisons and code get simpler.
+                let mut r = r;
+                r.settle_integer_part();
                 let rref = RootRef {
                     poly: i,
                     root: j + 1,
