@@ -63,7 +63,7 @@ impl Cad {
         let mut full_polys: Vec<Poly> = Vec::new();
         let max_restarts = 8 + polys.len();
         for restarts in 0..=max_restarts {
-            let projection = Projection::new(&polys, nvars, &full_polys);
+            let projection = Projection::until(&polys, nvars, &full_polys, stats.deadline)?;
             let full: Vec<Vec<bool>> = projection
                 .levels
                 .iter()

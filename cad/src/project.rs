@@ -9,7 +9,9 @@
 //! coefficients; the lifting asks for it per polynomial when Brown's operator is not valid
 //! (a polynomial nullified over a cell of positive dimension).
 
+use crate::error::CadError;
 use polys::{square_free_basis, Poly};
+use std::time::Instant;
 
 /// Which coefficients a polynomial contributes to the projection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -57,10 +59,28 @@ impl Projection {
     /// assert_eq!(level0.len(), 4); // x - 1, x - 7, x - 4, 3x - 37
     /// ```
     pub fn new(polys: &[Poly], nvars: usize, full: &[Poly]) -> Projection {
+        // Without a deadline nothing can stop the projection early.
+        Projection::until(polys, nvars, full, None).unwrap_or_default()
+    }
+
+    /// As [`Projection::new`], but gives up with [`CadError::Limit`] once `deadline` has
+    /// passed (checked between resultants, discriminants and bases: one of them that
+    /// takes longer by itself still runs to its end).
+    pub fn until(
+        polys: &[Poly],
+        nvars: usize,
+        full: &[Poly],
+        deadline: Option<Instant>,
+    ) -> Result<Projection, CadError> {
+        let late = || deadline.is_some_and(|d| Instant::now() > d);
+        let over = || CadError::Limit("time limit reached during projection (--timeout)".into());
         let mut stats = ProjectionStats::default();
         let mut levels = vec![Vec::new(); nvars];
         let mut pending: Vec<Poly> = polys.iter().filter(|p| !p.is_constant()).cloned().collect();
         for k in (0..nvars).rev() {
+            if late() {
+                return Err(over());
+            }
             let basis = square_free_basis(&pending);
             let mut lower = Vec::new();
             for b in basis {
@@ -79,10 +99,11 @@ impl Projection {
                     Operator::Brown
                 }
             };
-            lower.extend(project_level(&levels[k], k, &op, &mut stats));
+            let projected = project_level(&levels[k], k, &op, &mut stats, &late);
+            lower.extend(projected.ok_or_else(over)?);
             pending = lower.into_iter().filter(|p| !p.is_constant()).collect();
         }
-        Projection { levels, stats }
+        Ok(Projection { levels, stats })
     }
 
     /// Total number of projection factors.
@@ -101,9 +122,13 @@ fn project_level(
     k: usize,
     op: &impl Fn(&Poly) -> Operator,
     stats: &mut ProjectionStats,
-) -> Vec<Poly> {
+    late: &impl Fn() -> bool,
+) -> Option<Vec<Poly>> {
     let mut out = Vec::new();
     for (i, f) in basis.iter().enumerate() {
+        if late() {
+            return None;
+        }
         match op(f) {
             Operator::Brown => out.push(f.lc(k)),
             Operator::McCallum => {
@@ -118,12 +143,15 @@ fn project_level(
             stats.affine += 1;
         }
         for g in &basis[i + 1..] {
+            if late() {
+                return None;
+            }
             stats.resultants += 1;
             out.push(f.resultant(g, k));
         }
     }
     out.retain(|p| !p.is_constant());
-    out
+    Some(out)
 }
 
 #[cfg(test)]
@@ -144,5 +172,27 @@ mod tests {
         got.sort();
         assert_eq!(got, ["3*x - 37", "x - 1", "x - 4", "x - 7"]);
         assert_eq!(p.levels[1].len(), 3);
+    }
+
+    #[test]
+    fn a_passed_deadline_stops_the_projection() {
+        let mut v = Vars::from_names(["x", "y"]);
+        let ps: Vec<Poly> = ["x^2 + y^2 - 4", "x*y - 1"]
+            .iter()
+            .map(|s| Poly::parse(s, &mut v).unwrap())
+            .collect();
+        let now = Instant::now();
+        let past = now
+            .checked_sub(std::time::Duration::from_millis(1))
+            .unwrap_or(now);
+        assert!(matches!(
+            Projection::until(&ps, 2, &[], Some(past)),
+            Err(CadError::Limit(_))
+        ));
+        let later = now + std::time::Duration::from_secs(3600);
+        assert_eq!(
+            Projection::until(&ps, 2, &[], Some(later)).map(|p| p.len()),
+            Ok(Projection::new(&ps, 2, &[]).len())
+        );
     }
 }
