@@ -7,12 +7,14 @@
 //! decided by a gcd and a sign test.
 
 use crate::error::CadError;
+use crate::float_interval::FloatInterval;
 use crate::isolate::{count_roots, isolate_square_free, RootInterval};
 use crate::upoly::UPoly;
 use num_traits::{One, ToPrimitive};
 use polys::{BigInt, BigRational, Coeff};
 use std::cmp::Ordering;
 use std::fmt;
+use std::sync::OnceLock;
 
 /// An irrational-or-unknown root: the unique root of `poly` in the open interval
 /// `(lo, hi)`.
@@ -26,6 +28,10 @@ pub struct RealRoot {
     lo: BigRational,
     hi: BigRational,
     lo_sign: i32,
+    /// A narrow f64 enclosure of the root, computed on first use by the sign cascade and
+    /// kept by clones: the same sample coordinate is asked about for every atom of every
+    /// cell above it. Refinement of `(lo, hi)` leaves it valid (same number).
+    float_box: OnceLock<Option<FloatInterval>>,
 }
 
 fn two() -> BigRational {
@@ -51,6 +57,13 @@ impl RealRoot {
     /// The sign of the defining polynomial at `lo` (the opposite of its sign at `hi`).
     pub(crate) fn lo_sign(&self) -> i32 {
         self.lo_sign
+    }
+
+    /// The cached f64 enclosure (see the field); `None` when f64 cannot hold the interval.
+    pub(crate) fn float_box(&self) -> Option<FloatInterval> {
+        *self
+            .float_box
+            .get_or_init(|| crate::sign::narrow_root_box(self))
     }
 
     /// Halves the interval; returns the midpoint when it is the root.
@@ -128,6 +141,54 @@ impl From<i64> for Algebraic {
     }
 }
 
+/// The real roots, increasing, of `p` of degree 1 or 2, by formula: lifting meets
+/// quadratics in every cell of a sphere or a cylinder, and the formula needs one integer
+/// square root where the isolation of the general case needs a Descartes search.
+fn low_degree_roots(p: &UPoly) -> Vec<Algebraic> {
+    let c: Vec<BigInt> = p.coeffs().iter().map(|x| x.to_bigint()).collect();
+    let q = |n: BigInt, d: BigInt| BigRational::new(n, d);
+    if c.len() == 2 {
+        return vec![Algebraic::Rational(q(-&c[0], c[1].clone()))];
+    }
+    // Make the leading coefficient positive: same roots.
+    let (c0, c1, c2) = if c[2].sign() == num_bigint::Sign::Minus {
+        (-&c[0], -&c[1], -&c[2])
+    } else {
+        (c[0].clone(), c[1].clone(), c[2].clone())
+    };
+    let disc = &c1 * &c1 - BigInt::from(4u8) * &c2 * &c0;
+    let two_a = BigInt::from(2u8) * &c2;
+    match disc.sign() {
+        num_bigint::Sign::Minus => Vec::new(),
+        num_bigint::Sign::NoSign => vec![Algebraic::Rational(q(-&c1, two_a))],
+        num_bigint::Sign::Plus => {
+            let s = disc.sqrt();
+            if &s * &s == disc {
+                return vec![
+                    Algebraic::Rational(q(-&c1 - &s, two_a.clone())),
+                    Algebraic::Rational(q(-&c1 + &s, two_a)),
+                ];
+            }
+            // s < sqrt(disc) < s + 1 with s >= 1 (disc >= 2 is not a square), so the two
+            // intervals are disjoint and their rational ends are no roots.
+            let one = BigInt::from(1u8);
+            let f = p.primitive();
+            let lower = RootInterval::Open {
+                lo: q(-&c1 - &s - &one, two_a.clone()),
+                hi: q(-&c1 - &s, two_a.clone()),
+            };
+            let upper = RootInterval::Open {
+                lo: q(-&c1 + &s, two_a.clone()),
+                hi: q(-&c1 + &s + &one, two_a),
+            };
+            vec![
+                Algebraic::from_interval(f.clone(), lower),
+                Algebraic::from_interval(f, upper),
+            ]
+        }
+    }
+}
+
 /// A rational strictly between `a < b`: the smallest integer above `a` when it is below
 /// `b`; otherwise an end of an isolating interval once the two intervals are apart. No
 /// integer lies between `a` and `b` then, so no integer point takes this coordinate over
@@ -201,6 +262,7 @@ impl Algebraic {
                     lo,
                     hi,
                     lo_sign,
+                    float_box: OnceLock::new(),
                 })
             }
         }
@@ -218,6 +280,11 @@ impl Algebraic {
     pub fn roots_of(p: &UPoly) -> Result<Vec<Algebraic>, CadError> {
         if p.is_zero() {
             return Err(CadError::ZeroPolynomial);
+        }
+        match p.degree() {
+            0 => return Ok(Vec::new()),
+            1 | 2 => return Ok(low_degree_roots(p)),
+            _ => {}
         }
         let s = p.square_free_part();
         Ok(isolate_square_free(&s)
@@ -290,6 +357,7 @@ impl Algebraic {
                     lo,
                     hi: -&x.lo,
                     lo_sign,
+                    float_box: OnceLock::new(),
                 })
             }
         }
@@ -561,6 +629,31 @@ mod tests {
             rational(13, 1),
         );
         assert_eq!(r.unwrap().to_rational(), Some(&rational(37, 3)));
+    }
+
+    #[test]
+    fn quadratic_formula_agrees_with_isolation() {
+        for a in -4i64..=4 {
+            for b in -9i64..=9 {
+                for c in -9i64..=9 {
+                    if a == 0 && b == 0 {
+                        continue;
+                    }
+                    let p = UPoly::from_i64s(&[c, b, a]);
+                    let by_formula = Algebraic::roots_of(&p).unwrap();
+                    let s = p.square_free_part();
+                    let isolated: Vec<Algebraic> = isolate_square_free(&s)
+                        .into_iter()
+                        .map(|r| Algebraic::from_interval(s.clone(), r))
+                        .collect();
+                    assert_eq!(by_formula.len(), isolated.len(), "{c} + {b}x + {a}x^2");
+                    for (x, y) in by_formula.iter().zip(&isolated) {
+                        assert_eq!(x, y, "{c} + {b}x + {a}x^2");
+                        assert_eq!(x.sign_of(&p), 0);
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -135,20 +135,36 @@ fn cheap_stages(
         return Err(CadError::MissingCoordinate(v));
     }
     // Stage 1: rational coordinates.
-    let mut roots: Vec<(usize, Algebraic)> = Vec::new();
+    let mut irrational: Vec<usize> = Vec::new();
     let mut rationals: Vec<(usize, &BigRational)> = Vec::new();
     for &v in &vars {
         match &point[v] {
             Algebraic::Rational(r) => rationals.push((v, r)),
-            a => roots.push((v, a.clone())),
+            Algebraic::Root(_) => irrational.push(v),
         }
+    }
+    if irrational.is_empty() {
+        // The usual case (integer samples): a number, not a polynomial, to build.
+        stats.rational.fetch_add(1, Relaxed);
+        return Ok(Ok(rational_value_sign(p, &rationals)));
     }
     let mut q = subst_rationals(p, &rationals);
     if let Some(c) = q.constant_value() {
         stats.rational.fetch_add(1, Relaxed);
         return Ok(Ok(c.signum()));
     }
-    roots.retain(|(v, _)| q.has_var(*v));
+    let mut roots: Vec<(usize, Algebraic)> = irrational
+        .into_iter()
+        .filter(|&v| q.has_var(v))
+        .map(|v| {
+            // Computed on the caller's number, so that later queries at the same point
+            // find it (clones made after this carry it along).
+            if let Algebraic::Root(x) = &point[v] {
+                x.float_box();
+            }
+            (v, point[v].clone())
+        })
+        .collect();
 
     // Stage 2: interval arithmetic over the isolating intervals, refined a few times:
     // outward-rounded f64 first (cheap), exact rationals only where f64 went out of range.
@@ -196,14 +212,10 @@ fn exact_stage(
     sign_by_resultant(q, roots)
 }
 
-/// `p` with every `x_v = n/d` of `values` substituted in one pass over the terms, times
-/// the positive factor `prod d^deg_v(p)` that clears the denominators (same sign).
-fn subst_rationals(p: &Poly, values: &[(usize, &BigRational)]) -> Poly {
-    if values.is_empty() {
-        return p.clone();
-    }
-    // Powers n^e and d^(deg - e) for every substituted variable.
-    let powers: Vec<(usize, Vec<Int>, Vec<Int>)> = values
+/// For every `x_v = n/d` of `values`: `v`, the powers `n^e` and the factors `d^(deg - e)`
+/// for `e = 0..=deg_v(p)`.
+fn power_tables(p: &Poly, values: &[(usize, &BigRational)]) -> Vec<(usize, Vec<Int>, Vec<Int>)> {
+    values
         .iter()
         .map(|&(v, r)| {
             let deg = p.degree(v) as usize;
@@ -221,7 +233,32 @@ fn subst_rationals(p: &Poly, values: &[(usize, &BigRational)]) -> Poly {
             dp.reverse();
             (v, np, dp)
         })
-        .collect();
+        .collect()
+}
+
+/// The sign of `p` at a point where every variable of `p` has a rational value in
+/// `values`: the sign of `p(values) * prod d^deg_v(p)`, summed term by term.
+fn rational_value_sign(p: &Poly, values: &[(usize, &BigRational)]) -> i32 {
+    let powers = power_tables(p, values);
+    let mut sum = Int::zero();
+    for (m, c) in p.terms() {
+        let mut t = c.clone();
+        for (v, np, dp) in &powers {
+            let e = m.exp(*v) as usize;
+            t = t.mul(&np[e]).mul(&dp[e]);
+        }
+        sum.add_assign(&t);
+    }
+    sum.signum()
+}
+
+/// `p` with every `x_v = n/d` of `values` substituted in one pass over the terms, times
+/// the positive factor `prod d^deg_v(p)` that clears the denominators (same sign).
+fn subst_rationals(p: &Poly, values: &[(usize, &BigRational)]) -> Poly {
+    if values.is_empty() {
+        return p.clone();
+    }
+    let powers = power_tables(p, values);
     let terms = p
         .terms()
         .iter()
@@ -296,7 +333,7 @@ fn narrow_float_enclosure(q: &Poly, roots: &[(usize, Algebraic)]) -> Option<Floa
     let mut boxes = vec![zero; q.nvars()];
     for (v, a) in roots {
         boxes[*v] = match a {
-            Algebraic::Root(x) => narrow_root_box(x)?,
+            Algebraic::Root(x) => x.float_box()?,
             Algebraic::Rational(r) => FloatInterval::of_rational(r)?,
         };
     }
@@ -312,7 +349,7 @@ const FLOAT_BISECTIONS: usize = 30;
 /// has at `lo` left of the root and the opposite sign right of it, and an outward-rounded
 /// evaluation that excludes 0 proves which side a point is on. Stops where the evaluation
 /// cannot tell; the enclosure stays rigorous throughout.
-fn narrow_root_box(x: &crate::algebraic::RealRoot) -> Option<FloatInterval> {
+pub(crate) fn narrow_root_box(x: &crate::algebraic::RealRoot) -> Option<FloatInterval> {
     let outer = FloatInterval::hull(x.lo(), x.hi())?;
     // f64 points in [inner_lo, inner_hi] lie strictly inside (lo, hi): the conversions are
     // widened outwards by two units, more than their rounding error.
