@@ -69,13 +69,7 @@ impl Cad {
                 .iter()
                 .map(|l| l.iter().map(|p| full_polys.contains(p)).collect())
                 .collect();
-            let lifter = Lifter {
-                levels: &projection.levels,
-                full: &full,
-                formulas: &formulas,
-                pruning: &pruning,
-                stats,
-            };
+            let lifter = Lifter::new(&projection.levels, &full, &formulas, &pruning, stats);
             match lifter.lift()? {
                 LiftOutcome::Tree(cells) => {
                     return Ok(Cad {
@@ -151,13 +145,13 @@ impl Cad {
         point: &[Algebraic],
         stats: &LiftStats,
     ) -> Result<Vec<&Cell>, CadError> {
-        let lifter = Lifter {
-            levels: &self.projection.levels,
-            full: &self.full,
-            formulas: &self.formulas,
-            pruning: &self.pruning,
+        let lifter = Lifter::new(
+            &self.projection.levels,
+            &self.full,
+            &self.formulas,
+            &self.pruning,
             stats,
-        };
+        );
         let mut path: Vec<&Cell> = Vec::new();
         let mut cells = &self.cells;
         let mut prefix: Vec<Algebraic> = Vec::new();

@@ -116,6 +116,10 @@ pub struct Lifter<'a> {
     /// prune.
     pub pruning: &'a [Formula],
     pub stats: &'a LiftStats,
+    /// Every polynomial of the formulas and pruning constraints, with the basis
+    /// polynomials (level, index) that divide it: on a section of one of those it is 0
+    /// with no arithmetic at all. Built once, since lifting asks at every section.
+    divisors: Vec<(Poly, Vec<(usize, usize)>)>,
 }
 
 struct Nullified;
@@ -127,7 +131,45 @@ type LiftedCell = (Cell, Vec<(usize, usize)>);
 /// overhead to pay).
 const PARALLEL_LEVELS: usize = 2;
 
-impl Lifter<'_> {
+impl<'a> Lifter<'a> {
+    /// A lifter over the projection `levels` (with `full` as in the field) for the
+    /// formulas and pruning constraints.
+    pub fn new(
+        levels: &'a [Vec<Poly>],
+        full: &'a [Vec<bool>],
+        formulas: &'a [Formula],
+        pruning: &'a [Formula],
+        stats: &'a LiftStats,
+    ) -> Lifter<'a> {
+        let mut divisors: Vec<(Poly, Vec<(usize, usize)>)> = Vec::new();
+        for p in formulas
+            .iter()
+            .chain(pruning)
+            .flat_map(Formula::polynomials)
+        {
+            if divisors.iter().any(|(q, _)| *q == p) {
+                continue;
+            }
+            let mut by = Vec::new();
+            if let Some(k) = p.main_var().filter(|&k| k < levels.len()) {
+                for (i, b) in levels[k].iter().enumerate() {
+                    if b.degree(k) <= p.degree(k) && (*b == p || p.div_exact(b).is_some()) {
+                        by.push((k, i));
+                    }
+                }
+            }
+            divisors.push((p, by));
+        }
+        Lifter {
+            levels,
+            full,
+            formulas,
+            pruning,
+            stats,
+            divisors,
+        }
+    }
+
     /// Builds the tree over the whole space.
     pub fn lift(&self) -> Result<LiftOutcome, CadError> {
         let mut nullified = Vec::new();
@@ -425,6 +467,9 @@ impl Lifter<'_> {
     fn vanishes_on_section(&self, p: &Poly, level: usize, refs: &[RootRef]) -> bool {
         if refs.is_empty() || p.main_var() != Some(level) {
             return false;
+        }
+        if let Some((_, by)) = self.divisors.iter().find(|(q, _)| q == p) {
+            return refs.iter().any(|r| by.contains(&(level, r.poly)));
         }
         refs.iter().any(|r| {
             let b = &self.levels[level][r.poly];

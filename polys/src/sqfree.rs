@@ -63,6 +63,11 @@ fn yun<C: Coeff>(p: Poly<C>, v: usize, out: &mut Vec<(Poly<C>, u32)>) {
         |a: &Poly<C>, b: &Poly<C>| a.div_exact(b).expect("Yun: gcd-derived divisors are exact");
     let d = p.derivative(v);
     let a0 = p.gcd(&d);
+    if a0.is_one() {
+        // Already square-free (the usual case): no divisions by 1 or by p itself.
+        out.push((p.normalize_sign(), 1));
+        return;
+    }
     let mut b = quo(&p, &a0);
     let mut c = quo(&d, &a0);
     let mut dd = c.sub(&b.derivative(v));

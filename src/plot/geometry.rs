@@ -278,13 +278,13 @@ pub fn cad_lines(
             "the plotted CAD must have exactly two variables after the fixed ones",
         ));
     }
-    let lifter = Lifter {
-        levels: &cad.projection.levels,
-        full: &cad.full,
-        formulas: &cad.formulas,
-        pruning: &cad.pruning,
+    let lifter = Lifter::new(
+        &cad.projection.levels,
+        &cad.full,
+        &cad.formulas,
+        &cad.pruning,
         stats,
-    };
+    );
     let mut point: Vec<Algebraic> = prefix
         .iter()
         .map(|v| Algebraic::from(v.to_bigint()))
