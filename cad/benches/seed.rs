@@ -13,6 +13,11 @@
 //! Run: `cargo bench -p cad --bench seed` (add a case name to run only matching cases,
 //! `--no-qepcad` to leave QEPCAD out, `--stats` for the counters of one run per case).
 
+/// The allocator the `polyscan` binary uses: exact arithmetic allocates small vectors
+/// at a high rate, and glibc's malloc spent about a quarter of the CAD's instructions.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use cad::formula::Formula;
 use cad::{Cad, LiftStats};
 use polys::Vars;
