@@ -296,6 +296,22 @@ const GEN: &[Case] = &[
         needles: &["this power expands to about", "column 24"],
     },
     Case {
+        id: "power-with-too-many-terms",
+        cmd: "gen",
+        input: "[n, w] -> { S[i] : 0 <= (i - 71474 - w - 4n)^31 }",
+        args: &[],
+        code: 2,
+        needles: &["this power expands to up to 5984 terms (at most 5000)", "column 46"],
+    },
+    Case {
+        id: "power-of-long-sum-slow",
+        cmd: "gen",
+        input: "[h, w] -> { S[y] : 0 <= (y - h*y - 74*w^42 - 2)^47 }",
+        args: &[],
+        code: 2,
+        needles: &["this power expands to up to 19600 terms", "column 49"],
+    },
+    Case {
         id: "largest-exponent-timeout",
         cmd: "gen",
         input: "{ S[i] : 0 <= i^10000 <= 3 }",

@@ -23,8 +23,15 @@ use thiserror::Error;
 pub const MAX_EXPONENT: u32 = 10_000;
 
 /// Powers of sums whose expansion would hold more coefficient bits than this are refused
-/// (`(y - 40)^2666` alone is tens of megabits): memory, not mathematics, is the limit.
-pub const MAX_EXPANDED_BITS: u64 = 1 << 24;
+/// (`(y - 40)^2666` alone is tens of megabits): memory and time, not mathematics, are the
+/// limit. Fuzzing found inputs of 20 bytes near the earlier limit of 2^24 bits that took
+/// seconds and half a gigabyte to expand.
+pub const MAX_EXPANDED_BITS: u64 = 1 << 22;
+
+/// Powers of sums whose expansion could have more terms than this are refused as well:
+/// multiplying out `(y - w - 4i - 71474)^31` (5,984 terms) took most of a second, and
+/// loop bounds never need that many (`(a + b + c + d + 1)^9` has 715).
+pub const MAX_EXPANDED_TERMS: u64 = 5000;
 
 /// Bits of the largest coefficient.
 fn bits(p: &Poly) -> u64 {
@@ -40,6 +47,10 @@ fn bits(p: &Poly) -> u64 {
 /// `e * (bits of the largest coefficient + log2 t)` bits. `None` when it does not fit in
 /// `u64` (certainly too large).
 fn expanded_size(base: &Poly, e: u32) -> Option<u64> {
+    let terms = expanded_terms(base, e)?;
+    if terms > MAX_EXPANDED_TERMS {
+        return None;
+    }
     let t = base.len() as u64;
     if t <= 1 {
         let bits = base
@@ -49,11 +60,6 @@ fn expanded_size(base: &Poly, e: u32) -> Option<u64> {
         return bits.checked_mul(u64::from(e).max(1));
     }
     let e = u64::from(e);
-    // C(e + t - 1, t - 1), computed incrementally with overflow checks.
-    let mut terms: u64 = 1;
-    for i in 1..t {
-        terms = terms.checked_mul(e + i)? / i;
-    }
     let max_bits = base
         .terms()
         .iter()
@@ -62,6 +68,18 @@ fn expanded_size(base: &Poly, e: u32) -> Option<u64> {
         .unwrap_or(1);
     let per = e.checked_mul(max_bits + 64 - t.leading_zeros() as u64)?;
     terms.checked_mul(per.max(1))
+}
+
+/// `C(e + t - 1, t - 1)`, a bound on the number of terms of `base^e` for `t` terms in
+/// `base`; `None` when it does not fit in `u64`.
+fn expanded_terms(base: &Poly, e: u32) -> Option<u64> {
+    let t = base.len() as u64;
+    let e = u64::from(e);
+    let mut terms: u64 = 1;
+    for i in 1..t {
+        terms = terms.checked_mul(e + i)? / i;
+    }
+    Some(terms)
 }
 
 /// A parse error at a 1-based column of the input.
@@ -334,6 +352,15 @@ impl<'a> Parser<'a> {
                     })?;
                 if *self.peek() == Tok::Caret {
                     return Err(self.err("chained exponents are ambiguous: add parentheses"));
+                }
+                if let Some(t) = expanded_terms(&base, e).filter(|&t| t > MAX_EXPANDED_TERMS) {
+                    return Err(error(
+                        self.src,
+                        at,
+                        format!(
+                            "this power expands to up to {t} terms (at most {MAX_EXPANDED_TERMS}): lower the exponent or factor the base"
+                        ),
+                    ));
                 }
                 let size = expanded_size(&base, e);
                 if size.is_none_or(|s| s > MAX_EXPANDED_BITS) {
