@@ -1,5 +1,6 @@
-//! Generation time per shipped example (parse, decompose, lower, print C): median, min
-//! and max of repeated runs, and the size of the output.
+//! Generation time per shipped example (parse, decompose or scan, lower, print C) with the
+//! options `polyscan gen` uses by default: median, min and max of repeated runs, and the
+//! size of the output.
 //!
 //! Run: `cargo bench -p codegen --bench gen` (add words to run only matching examples).
 
@@ -10,6 +11,10 @@ use codegen::input::parse_problem;
 use codegen::{generate, GenOptions};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
+
+/// The allocator of the `polyscan` binary (see the root Cargo.toml).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
     // `cargo test --all-targets` runs benchmarks without `--bench`: nothing to measure then.
@@ -33,6 +38,12 @@ fn main() {
         .filter(|p| p.extension().is_some_and(|x| x == "pset"))
         .collect();
     files.sort();
+    // As `polyscan gen` by default: polyhedra through the linear scanner, the rest
+    // through the CAD.
+    let options = GenOptions {
+        linear: true,
+        ..GenOptions::default()
+    };
     println!("| example | median | min | max | runs | loops | ifs |");
     println!("|---|---|---|---|---|---|---|");
     for path in files {
@@ -56,7 +67,7 @@ fn main() {
             let Ok(problem) = parse_problem(&src) else {
                 break;
             };
-            let Ok(g) = generate(&problem, &GenOptions::default(), &LiftStats::default()) else {
+            let Ok(g) = generate(&problem, &options, &LiftStats::default()) else {
                 break;
             };
             let text = CEmitter {

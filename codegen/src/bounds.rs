@@ -222,6 +222,30 @@ fn square_root(p: &Poly) -> Option<Poly> {
     if p.is_constant() {
         return None;
     }
+    // A square takes square values: one non-square value at an integer point rules it out
+    // before a square-free decomposition (most discriminants are no squares, and the
+    // decomposition dominated the generation time of steinmetz).
+    for shift in [0i64, 7] {
+        // p at x_v = 3 + 2v + shift, term by term (no intermediate polynomials).
+        let mut value = Int::zero();
+        for (m, c) in p.terms() {
+            let mut t = c.clone();
+            for (v, &e) in m.exps().iter().enumerate() {
+                if e > 0 {
+                    t = t.mul(&Int::from(3 + 2 * v as i64 + shift).pow(e));
+                }
+            }
+            value.add_assign(&t);
+        }
+        if value.signum() < 0 {
+            return None;
+        }
+        let big = value.to_bigint();
+        let r = big.sqrt();
+        if &r * &r != big {
+            return None;
+        }
+    }
     let (unit, factors) = p.square_free();
     if unit.signum() <= 0 || factors.iter().any(|(_, m)| m % 2 == 1) {
         return None;
