@@ -312,6 +312,14 @@ const GEN: &[Case] = &[
         needles: &["this power expands to up to 19600 terms", "column 49"],
     },
     Case {
+        id: "huge-constant-power",
+        cmd: "gen",
+        input: "{ S[x, y] : 0 <= x <= 3 and 0 <= y and 2y^2 <= 44444448884444444444444^4462 }",
+        args: &[],
+        code: 2,
+        needles: &["this power has coefficients of up to 343574 bits (at most 65536)", "column 72"],
+    },
+    Case {
         id: "largest-exponent-timeout",
         cmd: "gen",
         input: "{ S[i] : 0 <= i^10000 <= 3 }",

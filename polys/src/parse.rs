@@ -28,6 +28,11 @@ pub const MAX_EXPONENT: u32 = 10_000;
 /// seconds and half a gigabyte to expand.
 pub const MAX_EXPANDED_BITS: u64 = 1 << 22;
 
+/// No coefficient may grow beyond this many bits (about 19,700 decimal digits) through a
+/// power or a product: far beyond any loop bound, and printing or reducing such numbers
+/// costs seconds (fuzzing found `444...4^4462`, 340,000 bits, taking over a second).
+pub const MAX_COEFFICIENT_BITS: u64 = 1 << 16;
+
 /// Powers of sums whose expansion could have more terms than this are refused as well:
 /// multiplying out `(y - w - 4i - 71474)^31` (5,984 terms) took most of a second, and
 /// loop bounds never need that many (`(a + b + c + d + 1)^9` has 715).
@@ -297,6 +302,13 @@ impl<'a> Parser<'a> {
                             format!("this product expands to more than {MAX_EXPANDED_BITS} bits of coefficients"),
                         ));
                     }
+                    if bits(&acc) + bits(&factor) > MAX_COEFFICIENT_BITS {
+                        return Err(error(
+                            self.src,
+                            at,
+                            format!("this product has coefficients of more than {MAX_COEFFICIENT_BITS} bits"),
+                        ));
+                    }
                     acc = acc.mul(&factor);
                 }
                 _ => return Ok(acc),
@@ -359,6 +371,19 @@ impl<'a> Parser<'a> {
                         at,
                         format!(
                             "this power expands to up to {t} terms (at most {MAX_EXPANDED_TERMS}): lower the exponent or factor the base"
+                        ),
+                    ));
+                }
+                // Bits of the largest coefficient of the power: at most e times those of
+                // the base plus log2 of its number of terms.
+                let coefficient = u64::from(e)
+                    .checked_mul(bits(&base) + 64 - (base.len() as u64).leading_zeros() as u64);
+                if let Some(c) = coefficient.filter(|&c| c > MAX_COEFFICIENT_BITS) {
+                    return Err(error(
+                        self.src,
+                        at,
+                        format!(
+                            "this power has coefficients of up to {c} bits (at most {MAX_COEFFICIENT_BITS}): lower the exponent"
                         ),
                     ));
                 }
