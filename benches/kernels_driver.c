@@ -2,8 +2,11 @@
    naive loop nest and OpenBLAS on the same data, single-threaded, best of several
    repetitions, interleaved so that load on the shared machine hits all three alike.
    Prints one Markdown table row per kernel and size. Square problems, column-major,
-   lower triangles, alpha = beta = 1; GEMV with unit increments. */
+   lower triangles, alpha = beta = 1; GEMV and TRSV with unit increments. TRSM, TRSV,
+   POTRF, GETRF and TRTRI overwrite their input: it is restored before each call, outside
+   the timed region. */
 #include <cblas.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,14 +23,28 @@ void polyscan_dtrmm(int64_t M, int64_t N, double alpha, const double *A, int64_t
                     int64_t ldb);
 void polyscan_dgemv(int64_t M, int64_t N, double alpha, const double *A, int64_t lda,
                     const double *X, int64_t incX, double beta, double *Y, int64_t incY);
+void polyscan_dtrsm(int64_t M, int64_t N, double alpha, const double *A, int64_t lda, double *B, int64_t ldb);
+void polyscan_dtrsv(int64_t N, const double *A, int64_t lda, double *X, int64_t incX);
+int64_t polyscan_dpotrf(int64_t N, double *A, int64_t lda);
+int64_t polyscan_dgetrf(int64_t M, int64_t N, double *A, int64_t lda, int64_t *ipiv);
+int64_t polyscan_dtrtri(int64_t N, double *A, int64_t lda);
 void openblas_set_num_threads(int);
+/* LAPACK in libopenblas (Debian builds LAPACKE separately): the Fortran symbols, column-
+   major, 32-bit integers; the trailing length of the character argument as gfortran passes
+   it (OpenBLAS's own dpotrf_ ignores it). */
+void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info, size_t uplo_len);
+void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+void dtrtri_(const char *uplo, const char *diag, const int *n, double *a, const int *lda, int *info, size_t,
+             size_t);
 
 #define PEAK 51.3 /* GFLOP/s: 2 FMA pipes x 4 doubles x 2 flop x 3.2 GHz (anchors.md 4) */
 
 static double now(void)
 {
   struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
+  /* CPU time of this thread: on the shared machine, time spent descheduled is not the
+     kernel's (all kernels and OpenBLAS run single-threaded here). */
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
@@ -95,7 +112,101 @@ static void gemv_nv(int n, const double *restrict A, double *restrict B, double 
     for (int64_t i = 0; i < n; i++) C[i] += A[i + j * n] * B[j];
 }
 
-struct kernel { const char *name; fn ps, nv, ob; double flops_per_n3, flops_per_n2; };
+/* Inputs of the kernels that overwrite them: A (triangle, SPD or general matrix) and B
+   (right-hand sides), restored from these copies before each call. */
+static double *A0, *B0;
+static int64_t *piv64;
+static int *piv32;
+static void restore_b(int n, const double *A, double *B, double *C)
+{ (void)A; (void)C; memcpy(B, B0, sizeof(double) * (size_t)n * (size_t)n); }
+static void restore_a(int n, const double *A, double *B, double *C)
+{ (void)B; (void)C; memcpy((double *)A, A0, sizeof(double) * (size_t)n * (size_t)n); }
+
+/* TRSM: B := inv(L) B (L lower, non-unit, left). Naive: per column, the catalogue nest in
+   order j, l, i (unit stride inside). */
+static void trsm_ps(int n, const double *A, double *B, double *C) { (void)C; polyscan_dtrsm(n, n, 1.0, A, n, B, n); }
+static void trsm_ob(int n, const double *A, double *B, double *C)
+{ (void)C; cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, n, n, 1.0, A, n, B, n); }
+static void trsm_nv(int n, const double *restrict A, double *restrict B, double *restrict C)
+{
+  (void)C;
+  for (int64_t j = 0; j < n; j++)
+    for (int64_t l = 0; l < n; l++) {
+      const double b = B[l + j * n] /= A[l + l * n];
+      for (int64_t i = l + 1; i < n; i++) B[i + j * n] -= A[i + l * n] * b;
+    }
+}
+/* TRSV: x := inv(L) x (x = first column of B). Naive: the catalogue nest in order j, i. */
+static void trsv_ps(int n, const double *A, double *B, double *C) { (void)C; polyscan_dtrsv(n, A, n, B, 1); }
+static void trsv_ob(int n, const double *A, double *B, double *C)
+{ (void)C; cblas_dtrsv(CblasColMajor, CblasLower, CblasNoTrans, CblasNonUnit, n, A, n, B, 1); }
+static void trsv_nv(int n, const double *restrict A, double *restrict B, double *restrict C)
+{
+  (void)C;
+  for (int64_t j = 0; j < n; j++) {
+    const double x = B[j] /= A[j + j * n];
+    for (int64_t i = j + 1; i < n; i++) B[i] -= A[i + j * n] * x;
+  }
+}
+/* POTRF: lower Cholesky of A in place. Naive: unblocked, right-looking by columns. */
+static void potrf_ps(int n, const double *A, double *B, double *C) { (void)B; (void)C; polyscan_dpotrf(n, (double *)A, n); }
+static void potrf_ob(int n, const double *A, double *B, double *C)
+{ (void)B; (void)C; int info; dpotrf_("L", &n, (double *)A, &n, &info, 1); }
+static void potrf_nv(int n, const double *A_, double *restrict B, double *restrict C)
+{
+  (void)B; (void)C;
+  double *restrict A = (double *)A_;
+  for (int64_t j = 0; j < n; j++) {
+    const double d = A[j + j * n] = sqrt(A[j + j * n]);
+    for (int64_t i = j + 1; i < n; i++) A[i + j * n] /= d;
+    for (int64_t q = j + 1; q < n; q++)
+      for (int64_t i = q; i < n; i++) A[i + q * n] -= A[i + j * n] * A[q + j * n];
+  }
+}
+/* GETRF: LU with partial pivoting in place. Naive: unblocked dgetf2 (rank-1 updates). */
+static void getrf_ps(int n, const double *A, double *B, double *C) { (void)B; (void)C; polyscan_dgetrf(n, n, (double *)A, n, piv64); }
+static void getrf_ob(int n, const double *A, double *B, double *C)
+{ (void)B; (void)C; int info; dgetrf_(&n, &n, (double *)A, &n, piv32, &info); }
+static void getrf_nv(int n, const double *A_, double *restrict B, double *restrict C)
+{
+  (void)B; (void)C;
+  double *restrict A = (double *)A_;
+  for (int64_t k = 0; k < n; k++) {
+    int64_t p = k;
+    for (int64_t i = k + 1; i < n; i++) if (fabs(A[i + k * n]) > fabs(A[p + k * n])) p = i;
+    piv64[k] = p + 1;
+    if (p != k) for (int64_t j = 0; j < n; j++) { double t = A[k + j * n]; A[k + j * n] = A[p + j * n]; A[p + j * n] = t; }
+    if (A[k + k * n] != 0.0) for (int64_t i = k + 1; i < n; i++) A[i + k * n] /= A[k + k * n];
+    for (int64_t j = k + 1; j < n; j++) {
+      const double u = A[k + j * n];
+      for (int64_t i = k + 1; i < n; i++) A[i + j * n] -= A[i + k * n] * u;
+    }
+  }
+}
+
+/* TRTRI: lower, non-unit inverse in place. Naive: unblocked by columns from the last
+   (dtrti2's order). */
+static void trtri_ps(int n, const double *A, double *B, double *C) { (void)B; (void)C; polyscan_dtrtri(n, (double *)A, n); }
+static void trtri_ob(int n, const double *A, double *B, double *C)
+{ (void)B; (void)C; int info; dtrtri_("L", "N", &n, (double *)A, &n, &info, 1, 1); }
+static void trtri_nv(int n, const double *A_, double *restrict B, double *restrict C)
+{
+  (void)B; (void)C;
+  double *restrict A = (double *)A_;
+  for (int64_t j = n - 1; j >= 0; j--) {
+    const double d = A[j + j * n] = 1.0 / A[j + j * n];
+    for (int64_t i = n - 1; i > j; i--) {
+      double s = 0.0;
+      for (int64_t k = j + 1; k <= i; k++) s += A[i + k * n] * A[k + j * n];
+      A[i + j * n] = -d * s;
+    }
+  }
+}
+
+typedef void (*prep_fn)(int n, const double *A, double *B, double *C);
+/* data: 0 random; 1 lower triangular, well conditioned (diagonal in [1, 2], off-diagonal
+   below 1/n); 2 symmetric positive definite by diagonal dominance. */
+struct kernel { const char *name; fn ps, nv, ob; double flops_per_n3, flops_per_n2; prep_fn prep; int data; };
 
 int main(int argc, char **argv)
 {
@@ -105,20 +216,36 @@ int main(int argc, char **argv)
     { "SYMM", symm_ps, (fn)symm_nv, symm_ob, 2.0 },
     { "TRMM", trmm_ps, (fn)trmm_nv, trmm_ob, 1.0 },
     { "GEMV", gemv_ps, (fn)gemv_nv, gemv_ob, 0.0, 2.0 },
+    { "TRSM", trsm_ps, (fn)trsm_nv, trsm_ob, 1.0, 0.0, restore_b, 1 },
+    { "TRSV", trsv_ps, (fn)trsv_nv, trsv_ob, 0.0, 1.0, restore_b, 1 },
+    { "POTRF", potrf_ps, (fn)potrf_nv, potrf_ob, 1.0 / 3.0, 0.0, restore_a, 2 },
+    { "GETRF", getrf_ps, (fn)getrf_nv, getrf_ob, 2.0 / 3.0, 0.0, restore_a, 0 },
+    { "TRTRI", trtri_ps, (fn)trtri_nv, trtri_ob, 1.0 / 3.0, 0.0, restore_a, 1 },
   };
-  int reps = 5, nk = 5;
+  int reps = 5, first = 0, nk = 10;
   openblas_set_num_threads(1);
   for (int a = 1; a < argc; a++) {
     if (strncmp(argv[a], "--reps=", 7) == 0) { reps = atoi(argv[a] + 7); continue; }
     if (strcmp(argv[a], "--gemm-only") == 0) { nk = 1; continue; }
+    if (strcmp(argv[a], "--solvers-only") == 0) { first = 5; continue; }
     int n = atoi(argv[a]);
     size_t sz = sizeof(double) * (size_t)n * (size_t)n;
     double *A = aligned_alloc(64, sz), *B = aligned_alloc(64, sz), *C = aligned_alloc(64, sz);
-    if (!A || !B || !C) return 3;
-    for (int k = 0; k < nk; k++) {
+    A0 = malloc(sz); B0 = malloc(sz);
+    piv64 = malloc(sizeof(int64_t) * (size_t)n); piv32 = malloc(sizeof(int) * (size_t)n);
+    if (!A || !B || !C || !A0 || !B0 || !piv64 || !piv32) return 3;
+    for (int k = first; k < nk; k++) {
       srand48(1);
       /* Entries scaled by 1/n so that repeated in-place TRMM calls stay bounded. */
       for (int64_t x = 0; x < (int64_t)n * n; x++) { A[x] = (drand48() - 0.5) / n; B[x] = drand48() - 0.5; C[x] = 0.0; }
+      if (ks[k].data == 0 && ks[k].prep) for (int64_t x = 0; x < (int64_t)n * n; x++) A[x] = drand48() - 0.5;
+      if (ks[k].data >= 1)
+        for (int64_t j = 0; j < n; j++)
+          for (int64_t i = 0; i < n; i++) {
+            if (i == j) A[i + j * n] = 1.0 + drand48() + (ks[k].data == 2 ? 1.0 : 0.0);
+            else if (ks[k].data == 2 && i < j) A[i + j * n] = A[j + i * n];
+          }
+      memcpy(A0, A, sz); memcpy(B0, B, sz);
       double best[3] = { 1e30, 1e30, 1e30 };
       double f = (ks[k].flops_per_n3 * (double)n + ks[k].flops_per_n2) * (double)n * (double)n * 1e-9;
       /* Calls per timing, so that one timing lasts about 0.1 s at 1 GFLOP/s at least. */
@@ -129,9 +256,20 @@ int main(int argc, char **argv)
         fn fs[3] = { ks[k].ps, ks[k].nv, ks[k].ob };
         for (int v = 0; v < 3; v++) {
           if (v == 1 && r >= reps_naive) continue;
-          double t = now();
-          for (int c = 0; c < inner; c++) fs[v](n, A, B, C);
-          t = (now() - t) / inner;
+          double t = 0.0;
+          if (ks[k].prep) {
+            for (int c = 0; c < inner; c++) {
+              ks[k].prep(n, A, B, C);
+              double t0 = now();
+              fs[v](n, A, B, C);
+              t += now() - t0;
+            }
+          } else {
+            t = now();
+            for (int c = 0; c < inner; c++) fs[v](n, A, B, C);
+            t = now() - t;
+          }
+          t /= inner;
           if (t < best[v]) best[v] = t;
         }
       }
@@ -140,7 +278,7 @@ int main(int argc, char **argv)
              100.0 * ps / ob, 100.0 * ps / PEAK);
       fflush(stdout);
     }
-    free(A); free(B); free(C);
+    free(A); free(B); free(C); free(A0); free(B0); free(piv64); free(piv32);
   }
   return 0;
 }

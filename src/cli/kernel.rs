@@ -3,7 +3,7 @@
 
 use super::gen::write_atomically;
 use super::{Diagnostic, ExitCode};
-use crate::kernel::{emit, Blas, Caches, KernelError, Layout, Request, Uplo};
+use crate::kernel::{emit, Blas, Caches, Diag, KernelError, Layout, Request, Side, Trans, Uplo};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
@@ -26,6 +26,36 @@ pub enum UploArg {
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum TransArg {
+    /// op(A) = A (CblasNoTrans).
+    #[value(name = "N", alias = "n")]
+    N,
+    /// op(A) = A^T (CblasTrans).
+    #[value(name = "T", alias = "t")]
+    T,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum SideArg {
+    /// The triangle multiplies from the left (CblasLeft).
+    #[value(name = "L", alias = "l", alias = "left")]
+    L,
+    /// From the right (CblasRight).
+    #[value(name = "R", alias = "r", alias = "right")]
+    R,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum DiagArg {
+    /// The diagonal is read (CblasNonUnit).
+    #[value(name = "N", alias = "n")]
+    N,
+    /// The diagonal is taken as ones and not read (CblasUnit).
+    #[value(name = "U", alias = "u")]
+    U,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum KernelEmit {
     /// C99 with GCC vector extensions: `polyscan_dNAME` and `polyscan_dNAME_tiled`.
     C,
@@ -35,12 +65,26 @@ pub enum KernelEmit {
 /// loop nest is the catalogue domain tiled with run-time sizes.
 #[derive(Args, Debug)]
 pub struct KernelArgs {
-    /// Kernel name: GEMM, SYRK, SYMM, TRMM or GEMV (also dgemm, cblas_dgemm, ...).
+    /// Kernel name: GEMM, SYRK, SYMM, TRMM, GEMV, TRSM, TRSV, POTRF, GETRF or TRTRI (also
+    /// dgemm, cblas_dgemm, LAPACKE_dpotrf, ...).
     pub name: String,
-    /// Triangle of the symmetric or triangular operand or result (SYRK, SYMM, TRMM;
-    /// default L; TRMM takes L only).
+    /// Triangle of the symmetric or triangular operand or result (SYRK, SYMM, TRMM, TRSM,
+    /// TRSV, POTRF, TRTRI; default L; TRMM takes L only).
     #[arg(long)]
     pub uplo: Option<UploArg>,
+    /// Transposition of the triangular operand (TRSM, TRSV; default N).
+    #[arg(long)]
+    pub trans: Option<TransArg>,
+    /// Side of the triangular operand (TRSM; default L).
+    #[arg(long)]
+    pub side: Option<SideArg>,
+    /// Unit or non-unit diagonal of the triangular operand (TRSM, TRSV, TRTRI; default N).
+    #[arg(long)]
+    pub diag: Option<DiagArg>,
+    /// `#pragma omp parallel for` on the tile loops that carry no dependence (compile
+    /// with -fopenmp to use them; without it the code runs serially).
+    #[arg(long)]
+    pub openmp: bool,
     /// Storage order of the matrices.
     #[arg(long, value_enum, default_value = "col")]
     pub layout: LayoutArg,
@@ -77,6 +121,19 @@ pub fn request(args: &KernelArgs, caches: Caches) -> Result<Request, Diagnostic>
             UploArg::L => Uplo::Lower,
             UploArg::U => Uplo::Upper,
         }),
+        trans: args.trans.map(|t| match t {
+            TransArg::N => Trans::No,
+            TransArg::T => Trans::Yes,
+        }),
+        side: args.side.map(|t| match t {
+            SideArg::L => Side::Left,
+            SideArg::R => Side::Right,
+        }),
+        diag: args.diag.map(|t| match t {
+            DiagArg::N => Diag::NonUnit,
+            DiagArg::U => Diag::Unit,
+        }),
+        openmp: args.openmp,
         defaults: caches.model_sizes(),
     })
 }

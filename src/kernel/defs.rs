@@ -57,10 +57,11 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
     let col = l == Layout::Col;
     let layout_name = if col { "column" } else { "row" };
     Ok(match req.kernel {
-        Blas::Gemv => {
-            return Err(KernelError::Generation(
-                "GEMV has its own emitter (kernel::gemv)".into(),
-            ))
+        Blas::Gemv | Blas::Trsm | Blas::Trsv | Blas::Potrf | Blas::Getrf | Blas::Trtri => {
+            return Err(KernelError::Generation(format!(
+                "{} has its own emitter",
+                req.kernel.catalogue().name()
+            )))
         }
         Blas::Gemm => {
             let (rs, cs) = strides(l, "ldc", false);

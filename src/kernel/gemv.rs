@@ -32,6 +32,13 @@ pub fn emit(req: &Request) -> Result<String, KernelError> {
             "GEMV: unexpected tiled nest (no full-tile branch or other iterators)".into(),
         ));
     }
+    // Tiles along i write disjoint blocks of y (x and A are only read): the i-tile loops
+    // carry no dependence.
+    let fragment = if req.openmp {
+        super::omp::parallelize(&nest.fragment, "t2", |_| "sz_i * sz_j >= PS_OMP_MIN".into())
+    } else {
+        nest.fragment.clone()
+    };
     let l = req.layout;
     let full_kernel = match l {
         // Columns of A are contiguous: four columns at a time stream through the tile's
@@ -147,7 +154,7 @@ void polyscan_dgemv(int64_t M, int64_t N, double alpha, const double *A, int64_t
 "#,
         layout = if l == Layout::Col { "column" } else { "row" },
         domain = spec.domain,
-        fragment = indent(&nest.fragment, "  "),
+        fragment = indent(&fragment, "  "),
     );
     Ok(s)
 }

@@ -10,11 +10,21 @@
 //! with the domain's constraint applied as a mask (zeros packed into op(A), or result
 //! elements left unwritten), and the generated partial nest remains the fallback when
 //! the pack buffers cannot be allocated.
+//!
+//! Solvers and factorisations (TRSM, TRSV, TRTRI in `solve`, POTRF, GETRF in `factor`) have
+//! dependences between tiles; their domains are fully permutable (every dependence
+//! distance is non-negative), so the tiled nest is legal in the blocked LAPACK order, and
+//! each tile is classified at run time: pure updates go through the packed path, aligned
+//! diagonal blocks through small solvers, anything else through the catalogue body in the
+//! nest's own order.
 
 mod defs;
+mod factor;
 mod gemv;
 pub mod nest;
+pub mod omp;
 pub mod runtime;
+mod solve;
 
 use crate::la::kernels::Kernel;
 use std::fmt::{self, Write};
@@ -33,6 +43,27 @@ pub enum Uplo {
     Upper,
 }
 
+/// Whether the triangular operand is used transposed (CBLAS's `CblasNoTrans` / `CblasTrans`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trans {
+    No,
+    Yes,
+}
+
+/// Which side the triangular operand multiplies from (`CblasLeft` / `CblasRight`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Left,
+    Right,
+}
+
+/// Whether the triangle's diagonal is read or taken as ones (`CblasNonUnit` / `CblasUnit`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Diag {
+    NonUnit,
+    Unit,
+}
+
 /// Kernels `polyscan kernel` can emit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Blas {
@@ -41,6 +72,11 @@ pub enum Blas {
     Symm,
     Trmm,
     Gemv,
+    Trsm,
+    Trsv,
+    Potrf,
+    Getrf,
+    Trtri,
 }
 
 /// Why no kernel could be emitted.
@@ -63,15 +99,30 @@ impl fmt::Display for KernelError {
 impl std::error::Error for KernelError {}
 
 impl Blas {
-    pub const ALL: &'static [Blas] = &[Blas::Gemm, Blas::Syrk, Blas::Symm, Blas::Trmm, Blas::Gemv];
+    pub const ALL: &'static [Blas] = &[
+        Blas::Gemm,
+        Blas::Syrk,
+        Blas::Symm,
+        Blas::Trmm,
+        Blas::Gemv,
+        Blas::Trsm,
+        Blas::Trsv,
+        Blas::Potrf,
+        Blas::Getrf,
+        Blas::Trtri,
+    ];
 
     /// Parses a kernel name as in the catalogue (`GEMM`) or CBLAS (`dgemm`), any case.
     pub fn parse(name: &str) -> Result<Blas, KernelError> {
         let lower = name.to_ascii_lowercase();
         let bare = lower.strip_prefix("cblas_").unwrap_or(&lower);
         let bare = bare
+            .strip_prefix("lapacke_")
+            .unwrap_or(bare)
+            .trim_end_matches('_');
+        let bare = bare
             .strip_prefix('d')
-            .filter(|b| b.len() == 4)
+            .filter(|b| b.len() == 4 || b.len() == 5)
             .unwrap_or(bare);
         match bare {
             "gemm" => Ok(Blas::Gemm),
@@ -79,6 +130,11 @@ impl Blas {
             "symm" => Ok(Blas::Symm),
             "trmm" => Ok(Blas::Trmm),
             "gemv" => Ok(Blas::Gemv),
+            "trsm" => Ok(Blas::Trsm),
+            "trsv" => Ok(Blas::Trsv),
+            "potrf" => Ok(Blas::Potrf),
+            "getrf" => Ok(Blas::Getrf),
+            "trtri" => Ok(Blas::Trtri),
             _ => Err(KernelError::BadInput(format!(
                 "unknown kernel '{name}': available: {}",
                 Blas::ALL
@@ -97,6 +153,11 @@ impl Blas {
             Blas::Symm => Kernel::Symm,
             Blas::Trmm => Kernel::Trmm,
             Blas::Gemv => Kernel::Gemv,
+            Blas::Trsm => Kernel::Trsm,
+            Blas::Trsv => Kernel::Trsv,
+            Blas::Potrf => Kernel::Potrf,
+            Blas::Getrf => Kernel::Getrf,
+            Blas::Trtri => Kernel::Trtri,
         }
     }
 
@@ -108,12 +169,17 @@ impl Blas {
             Blas::Symm => "polyscan_dsymm",
             Blas::Trmm => "polyscan_dtrmm",
             Blas::Gemv => "polyscan_dgemv",
+            Blas::Trsm => "polyscan_dtrsm",
+            Blas::Trsv => "polyscan_dtrsv",
+            Blas::Potrf => "polyscan_dpotrf",
+            Blas::Getrf => "polyscan_dgetrf",
+            Blas::Trtri => "polyscan_dtrtri",
         }
     }
 
     /// Number of iterators of the catalogue domain (= number of tile sizes).
     pub fn dims(self) -> usize {
-        if self == Blas::Gemv {
+        if matches!(self, Blas::Gemv | Blas::Trsv) {
             2
         } else {
             3
@@ -122,7 +188,22 @@ impl Blas {
 
     /// Whether `--uplo` means something for this kernel.
     pub fn takes_uplo(self) -> bool {
-        !matches!(self, Blas::Gemm | Blas::Gemv)
+        !matches!(self, Blas::Gemm | Blas::Gemv | Blas::Getrf)
+    }
+
+    /// Whether `--trans` means something for this kernel.
+    pub fn takes_trans(self) -> bool {
+        matches!(self, Blas::Trsm | Blas::Trsv)
+    }
+
+    /// Whether `--diag` means something for this kernel.
+    pub fn takes_diag(self) -> bool {
+        matches!(self, Blas::Trsm | Blas::Trsv | Blas::Trtri)
+    }
+
+    /// Whether `--side` means something for this kernel.
+    pub fn takes_side(self) -> bool {
+        self == Blas::Trsm
     }
 }
 
@@ -204,6 +285,14 @@ pub struct Request {
     pub kernel: Blas,
     pub layout: Layout,
     pub uplo: Option<Uplo>,
+    /// TRSM, TRSV (default: no transpose).
+    pub trans: Option<Trans>,
+    /// TRSM (default: left).
+    pub side: Option<Side>,
+    /// TRSM, TRSV, TRTRI (default: non-unit).
+    pub diag: Option<Diag>,
+    /// `#pragma omp parallel for` on the tile loops that carry no dependence.
+    pub openmp: bool,
     /// Model sizes `[mc, nc, kc]` behind `polyscan_<name>` (adjusted per call to the
     /// problem's extents; see `ps_pick_size`).
     pub defaults: [i64; 3],
@@ -281,14 +370,26 @@ pub(crate) fn element(x: &str, ld: &str, layout: Layout, r: &str, c: &str) -> St
 
 /// The complete C file for a request.
 pub fn emit(req: &Request) -> Result<String, KernelError> {
-    if req.uplo.is_some() && !req.kernel.takes_uplo() {
+    let name = req.kernel.catalogue().name();
+    let misplaced = [
+        ("--uplo", req.uplo.is_some() && !req.kernel.takes_uplo()),
+        ("--trans", req.trans.is_some() && !req.kernel.takes_trans()),
+        ("--diag", req.diag.is_some() && !req.kernel.takes_diag()),
+        ("--side", req.side.is_some() && !req.kernel.takes_side()),
+    ];
+    if let Some((flag, _)) = misplaced.iter().find(|(_, bad)| *bad) {
         return Err(KernelError::BadInput(format!(
-            "--uplo does not apply to {}",
-            req.kernel.catalogue().name()
+            "{flag} does not apply to {name}"
         )));
     }
-    if req.kernel == Blas::Gemv {
-        return gemv::emit(req);
+    match req.kernel {
+        Blas::Gemv => return gemv::emit(req),
+        Blas::Trsm => return solve::emit_trsm(req),
+        Blas::Trsv => return solve::emit_trsv(req),
+        Blas::Potrf => return factor::emit_potrf(req),
+        Blas::Getrf => return factor::emit_getrf(req),
+        Blas::Trtri => return solve::emit_trtri(req),
+        _ => {}
     }
     let def = defs::definition(req)?;
     let kernel = req.kernel.catalogue();
@@ -317,6 +418,15 @@ pub fn emit(req: &Request) -> Result<String, KernelError> {
             kernel.name()
         )));
     }
+    // Tiles along i (BLIS's ic loop) write disjoint rows of the result and read only
+    // operands no tile writes: the i-tile loops carry no dependence.
+    let fragment = if req.openmp {
+        omp::parallelize(&nest.fragment, "t3", |_| {
+            "sz_i * sz_j * sz_l >= PS_OMP_MIN".into()
+        })
+    } else {
+        nest.fragment.clone()
+    };
     let fname = req.kernel.function();
     let tag = &fname["polyscan_d".len()..];
     let mut s = header(req);
@@ -325,7 +435,7 @@ pub fn emit(req: &Request) -> Result<String, KernelError> {
     let [dm, dn, dk] = req.defaults;
     let body = c_body(spec.body);
     let full_call = format!(
-        "do {{ if (packed) ps_{tag}_full(&blk, (t3) * sz_i, (t1) * sz_j, (t2) * sz_l); \
+        "do {{ if (packed) ps_{tag}_full(PS_BLK, (t3) * sz_i, (t1) * sz_j, (t2) * sz_l); \
          else for (int64_t ps_o1 = 0; ps_o1 < sz_j; ps_o1++) \
          for (int64_t ps_o2 = 0; ps_o2 < sz_l; ps_o2++) \
          for (int64_t ps_o3 = 0; ps_o3 < sz_i; ps_o3++) \
@@ -337,7 +447,7 @@ pub fn emit(req: &Request) -> Result<String, KernelError> {
         let generic: Vec<&str> = text.lines().map(str::trim).collect();
         let _ = writeln!(
             part_macros,
-            "#define PS_PART_{k}(t1, t2, t3) do {{ if (packed) ps_{tag}_part(&blk, (t3) * sz_i, (t1) * sz_j, (t2) * sz_l); else {{ {} }} }} while (0)",
+            "#define PS_PART_{k}(t1, t2, t3) do {{ if (packed) ps_{tag}_part(PS_BLK, (t3) * sz_i, (t1) * sz_j, (t2) * sz_l); else {{ {} }} }} while (0)",
             generic.join(" ")
         );
     }
@@ -360,16 +470,13 @@ void {fname}_tiled({args}, const int64_t *tile_sizes)
   const int64_t sz_i = tile_sizes[0] < 1 ? 1 : tile_sizes[0] > {ei} ? {ei} : tile_sizes[0];
   const int64_t sz_j = tile_sizes[1] < 1 ? 1 : tile_sizes[1] > {ej} ? {ej} : tile_sizes[1];
   const int64_t sz_l = tile_sizes[2] < 1 ? 1 : tile_sizes[2] > {el} ? {el} : tile_sizes[2];
-  ps_blk blk = {{ .a = {a}, .b = {b}, .lda = {lda}, .ldb = {ldb}, .c = {c}, .rs_c = {rs}, .cs_c = {cs}, .alpha = alpha,
-                 .m = {ei}, .n = {ej}, .k = {el} }};
-  /* Without pack buffers, full tiles run the catalogue body like partial ones. */
-  const int packed = ps_blk_init(&blk, sz_i, sz_j, sz_l);
-#define S({iters}) {body}
+  const ps_blk blk0 = {{ .a = {a}, .b = {b}, .lda = {lda}, .ldb = {ldb}, .c = {c}, .rs_c = {rs}, .cs_c = {cs}, .alpha = alpha,
+                       .m = {ei}, .n = {ej}, .k = {el} }};
+{blk_decl}#define S({iters}) {body}
 #define PS_FULL(t1, t2, t3) {full_call}
 {part_macros}{fragment}#undef S
 #undef PS_FULL
-{part_undefs}  if (packed) ps_blk_free(&blk);
-{epilogue}}}
+{part_undefs}{blk_free}{epilogue}}}
 
 /* Default tile sizes: the cache model's {{{dm}, {dn}, {dk}}} (mc, nc, kc), each moved
    within [s/2, s] to fit this call's extents (see ps_pick_size). */
@@ -395,25 +502,71 @@ void {fname}({args})
         rs = def.blk[5],
         cs = def.blk[6],
         iters = nest.iterators.join(", "),
-        fragment = indent(&nest.fragment, "  "),
+        fragment = indent(&fragment, "  "),
+        blk_decl = omp::state_decl(
+            req.openmp,
+            "ps_blk",
+            "PS_BLK",
+            "(*{p} = blk0, ps_blk_init({p}, sz_i, sz_j, sz_l))"
+        ),
+        blk_free = omp::state_free(req.openmp, "PS_BLK", "ps_blk_free"),
     );
     Ok(s)
 }
 
 pub(crate) fn header(req: &Request) -> String {
+    let mut flags = String::new();
+    if let Some(u) = req.uplo {
+        flags.push_str(if u == Uplo::Lower {
+            " --uplo L"
+        } else {
+            " --uplo U"
+        });
+    }
+    if let Some(t) = req.trans {
+        flags.push_str(if t == Trans::No {
+            " --trans N"
+        } else {
+            " --trans T"
+        });
+    }
+    if let Some(d) = req.side {
+        flags.push_str(if d == Side::Left {
+            " --side L"
+        } else {
+            " --side R"
+        });
+    }
+    if let Some(d) = req.diag {
+        flags.push_str(if d == Diag::NonUnit {
+            " --diag N"
+        } else {
+            " --diag U"
+        });
+    }
+    if req.openmp {
+        flags.push_str(" --openmp");
+    }
     let mut s = format!(
         "/* {}: generated by `polyscan kernel {} --layout {}{}`.\n   Compile with -O2 -march=native \
-         (GCC vector extensions need the target's vector unit). */\n",
+         (GCC vector extensions need the target's vector unit){}. */\n",
         req.kernel.function(),
         req.kernel.catalogue().name(),
         if req.layout == Layout::Col { "col" } else { "row" },
-        match req.uplo {
-            None => "",
-            Some(Uplo::Lower) => " --uplo L",
-            Some(Uplo::Upper) => " --uplo U",
+        flags,
+        if req.openmp {
+            "; -fopenmp runs the independent tile loops in parallel (without it the pragmas are ignored)"
+        } else {
+            ""
         }
     );
-    s.push_str("#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n\n");
+    s.push_str(
+        "#include <math.h>\n#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n",
+    );
+    if req.openmp {
+        s.push_str(omp::PRELUDE);
+    }
+    s.push('\n');
     s.push_str(codegen::emit_c::HELPERS);
     s.push('\n');
     s.push_str(&runtime::common());
