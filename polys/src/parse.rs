@@ -24,9 +24,10 @@ pub const MAX_EXPONENT: u32 = 10_000;
 
 /// Powers of sums whose expansion would hold more coefficient bits than this are refused
 /// (`(y - 40)^2666` alone is tens of megabits): memory and time, not mathematics, are the
-/// limit. Fuzzing found inputs of 20 bytes near the earlier limit of 2^24 bits that took
-/// seconds and half a gigabyte to expand.
-pub const MAX_EXPANDED_BITS: u64 = 1 << 22;
+/// limit. Fuzzing found inputs of 20 bytes near the earlier limits of 2^24 and 2^22 bits
+/// that took seconds and half a gigabyte to expand, print and parse back
+/// (`(9y - 4)^742`, 2.7 megabits).
+pub const MAX_EXPANDED_BITS: u64 = 1 << 20;
 
 /// No coefficient may grow beyond this many bits (about 19,700 decimal digits) through a
 /// power or a product: far beyond any loop bound, and printing or reducing such numbers
