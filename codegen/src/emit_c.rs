@@ -5,6 +5,7 @@
 
 use crate::ast::Node;
 use crate::expr::Expr;
+use crate::overflow::{CheckedError, Lang};
 use polys::{CPrintError, Coeff, Poly, Vars};
 use std::fmt::Write;
 
@@ -322,5 +323,321 @@ impl CEmitter<'_> {
                 (acc, false)
             }
         })
+    }
+}
+
+/// The checked helpers of `--check-overflow`, after [`HELPERS`] (whose `ps_isqrt` and
+/// `ps_pow_le` they reuse): the same computations with every `int64_t` (and `__int128`)
+/// step that can overflow tested; a failure prints what overflowed and the generated
+/// code's line and expression (`site`) to stderr, then aborts.
+pub const CHECKED_HELPERS: &str = r#"/* Checked helpers (--check-overflow): report on stderr and abort instead of wrapping. */
+static void ps_fail(const char *what, const char *site) {
+  fprintf(stderr, "polyscan: %s at %s\n", what, site);
+  abort();
+}
+static inline int64_t ps_add_ck(int64_t a, int64_t b, const char *site) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) ps_fail("int64 overflow in a + b", site);
+  return r;
+}
+static inline int64_t ps_sub_ck(int64_t a, int64_t b, const char *site) {
+  int64_t r;
+  if (__builtin_sub_overflow(a, b, &r)) ps_fail("int64 overflow in a - b", site);
+  return r;
+}
+static inline int64_t ps_mul_ck(int64_t a, int64_t b, const char *site) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) ps_fail("int64 overflow in a * b", site);
+  return r;
+}
+static inline int64_t ps_neg_ck(int64_t a, const char *site) {
+  if (a == INT64_MIN) ps_fail("int64 overflow in -a", site);
+  return -a;
+}
+/* The loop condition x <= hi: x += 1 cannot overflow once hi < INT64_MAX is checked (hi is
+   loop-invariant, so the check leaves the loop). */
+static inline int64_t ps_upper_ck(int64_t hi, const char *site) {
+  if (hi == INT64_MAX) ps_fail("int64 overflow in the loop increment (upper bound INT64_MAX)", site);
+  return hi;
+}
+static inline int64_t ps_floord_ck(int64_t n, int64_t d, const char *site) {
+  int64_t t;
+  if (d <= 0) ps_fail("ps_floord: divisor is not positive", site);
+  if (n >= 0) return n / d;
+  if (n == INT64_MIN || __builtin_add_overflow(-n, d, &t)) ps_fail("int64 overflow in ps_floord (-n + d - 1)", site);
+  return -((t - 1) / d);
+}
+static inline int64_t ps_ceild_ck(int64_t n, int64_t d, const char *site) {
+  int64_t t;
+  if (d <= 0) ps_fail("ps_ceild: divisor is not positive", site);
+  if (n >= 0) {
+    if (__builtin_add_overflow(n, d, &t)) ps_fail("int64 overflow in ps_ceild (n + d - 1)", site);
+    return (t - 1) / d;
+  }
+  if (n == INT64_MIN) ps_fail("int64 overflow in ps_ceild (-n)", site);
+  return -((-n) / d);
+}
+static inline int64_t ps_ceil_sqrt_ck(int64_t n, const char *site) {
+  int64_t s = ps_isqrt(n), q;
+  if (__builtin_mul_overflow(s, s, &q)) ps_fail("int64 overflow in ps_ceil_sqrt (s * s)", site);
+  return q == n ? s : s + 1;
+}
+static inline int64_t ps_iroot_ck(int64_t n, int k, const char *site) {
+  if (n < 2) return n;
+  int64_t lo = 1, hi = 2;
+  while (ps_pow_le(hi, k, n)) { lo = hi; if (__builtin_mul_overflow(hi, (int64_t)2, &hi)) ps_fail("int64 overflow in ps_iroot (hi * 2)", site); }
+  while (hi - lo > 1) { int64_t mid = lo + (hi - lo) / 2; if (ps_pow_le(mid, k, n)) lo = mid; else hi = mid; }
+  return lo;
+}
+static inline int64_t ps_ceil_iroot_ck(int64_t n, int k, const char *site) {
+  int64_t s = ps_iroot_ck(n, k, site), p = 1;
+  for (int i = 0; i < k; i++) if (__builtin_mul_overflow(p, s, &p)) ps_fail("int64 overflow in ps_ceil_iroot (s^k)", site);
+  return p == n ? s : s + 1;
+}
+static inline int ps_poly_sign_ck(int deg, const int64_t *c, int64_t y, const char *site) {
+  __int128 acc = c[deg], t;
+  for (int i = deg - 1; i >= 0; i--) {
+    if (__builtin_mul_overflow(acc, (__int128)y, &t) || __builtin_add_overflow(t, (__int128)c[i], &acc))
+      ps_fail("__int128 overflow in ps_root_search (polynomial value)", site);
+  }
+  return (acc > 0) - (acc < 0);
+}
+/* ps_root_search with every step checked (same search, same evaluation points). */
+static inline int64_t ps_root_search_ck(int deg, const int64_t *c, int64_t lo, int64_t hi, int before, int ceil, const char *site) {
+#define PS_SIGN(y) ps_poly_sign_ck(deg, c, (y), site)
+#define PS_ADD(a, b) ps_add_ck((a), (b), site)
+#define PS_SUB(a, b) ps_sub_ck((a), (b), site)
+  int64_t a, b, ans = lo;
+  if (lo >= hi) return ceil ? PS_ADD(lo, 1) : lo;
+  int64_t lo1 = PS_ADD(lo, 1);
+  int64_t s = 0 < lo1 ? lo1 : (0 > hi ? hi : 0);
+  if (PS_SIGN(s) == before) {
+    int64_t step = 1, last = s;
+    for (;;) {
+      int64_t y = (PS_SUB(hi, last) <= step) ? hi : PS_ADD(last, step);
+      if (PS_SIGN(y) != before) { a = PS_ADD(last, 1); b = PS_SUB(y, 1); ans = last; break; }
+      if (y == hi) { a = 1; b = 0; ans = hi; break; }
+      last = y; step = ps_mul_ck(step, 2, site);
+    }
+  } else {
+    int64_t step = 1, last = s;
+    for (;;) {
+      int64_t y = (PS_SUB(last, lo1) <= step) ? lo1 : PS_SUB(last, step);
+      if (y < last && PS_SIGN(y) == before) { a = PS_ADD(y, 1); b = PS_SUB(last, 1); ans = y; break; }
+      if (y >= last || y == lo1) { a = 1; b = 0; ans = lo; if (y < last && PS_SIGN(y) == before) ans = y; break; }
+      last = y; step = ps_mul_ck(step, 2, site);
+    }
+  }
+  while (a <= b) {
+    int64_t mid = PS_ADD(a, PS_SUB(b, a) / 2);
+    if (PS_SIGN(mid) == before) { ans = mid; a = PS_ADD(mid, 1); } else b = PS_SUB(mid, 1);
+  }
+  if (ans < hi && PS_SIGN(PS_ADD(ans, 1)) == 0) return PS_ADD(ans, 1);
+  return ceil ? PS_ADD(ans, 1) : ans;
+#undef PS_SIGN
+#undef PS_ADD
+#undef PS_SUB
+}
+"#;
+
+impl<'a> CEmitter<'a> {
+    /// The same printer in `--check-overflow` mode (see [`CheckedC`]).
+    pub fn checked(&self) -> CheckedC<'_, 'a> {
+        CheckedC {
+            emitter: self,
+            header: None,
+        }
+    }
+}
+
+/// The C printer with checked arithmetic: every operation of every bound, guard and
+/// statement argument, and every loop increment, goes through a `ps_*_ck` helper of
+/// [`CHECKED_HELPERS`] that names the expression and its output line when it overflows.
+/// The expressions are the unchecked printer's text parsed back
+/// ([`crate::overflow::parse_c`]), so the checked program performs exactly the
+/// operations of the unchecked one, in the same order. A wrapper rather than a flag of
+/// [`CEmitter`], whose struct literal many callers spell out.
+pub struct CheckedC<'e, 'a> {
+    emitter: &'e CEmitter<'a>,
+    header: Option<String>,
+}
+
+/// Output text with its line count, so that checked sites can name their line.
+struct Lines {
+    text: String,
+    line: usize,
+}
+
+impl Lines {
+    fn push(&mut self, s: &str) {
+        self.line += s.matches('\n').count();
+        self.text.push_str(s);
+    }
+}
+
+impl CheckedC<'_, '_> {
+    /// Puts `comment` (one or more complete lines) at the top of the output, so that line
+    /// numbers in the messages stay right.
+    pub fn with_header(mut self, comment: impl Into<String>) -> Self {
+        let mut c = comment.into();
+        if !c.is_empty() && !c.ends_with('\n') {
+            c.push('\n');
+        }
+        self.header = Some(c);
+        self
+    }
+
+    fn start(&self) -> Lines {
+        let mut out = Lines {
+            text: String::new(),
+            line: 1,
+        };
+        if let Some(h) = &self.header {
+            out.push(h);
+        }
+        out
+    }
+
+    /// The loop nest as a fragment (parameters in scope) calling the checked helpers of
+    /// [`CheckedC::function`]'s output, which the including file must define.
+    pub fn fragment(&self, nodes: &[Node]) -> Result<String, CheckedError> {
+        let mut out = self.start();
+        out.push("/* --check-overflow: uses the ps_*_ck helpers of --emit c-function --check-overflow */\n");
+        if nodes.is_empty() {
+            out.push("/* empty domain: no statement instance */\n");
+        }
+        for n in nodes {
+            self.node(n, 0, &mut out)?;
+        }
+        Ok(out.text)
+    }
+
+    /// A self-contained function `void scan(int64_t p1, ...)` with the checked helpers.
+    pub fn function(
+        &self,
+        nodes: &[Node],
+        extra_params: &[String],
+    ) -> Result<String, CheckedError> {
+        let e = self.emitter;
+        let mut out = self.start();
+        out.push("#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n\n");
+        out.push(HELPERS);
+        out.push(CHECKED_HELPERS);
+        let mut params: Vec<String> = (0..e.nparams)
+            .map(|v| format!("int64_t {}", e.vars.name(v)))
+            .collect();
+        params.extend(extra_params.iter().map(|p| format!("int64_t {p}")));
+        if params.is_empty() {
+            params.push("void".into());
+        }
+        out.push(&format!("\nvoid scan({})\n{{\n", params.join(", ")));
+        if nodes.is_empty() {
+            out.push("  /* empty domain: no statement instance */\n");
+        }
+        for n in nodes {
+            self.node(n, 1, &mut out)?;
+        }
+        out.push("}\n");
+        Ok(out.text)
+    }
+
+    /// The checked text of `e`, whose failures name `what` at the current line.
+    fn expr(&self, e: &Expr, what: &str, out: &Lines) -> Result<String, CheckedError> {
+        let c = self.emitter;
+        let text = c.expr(e).map_err(|e| CheckedError::Print(e.to_string()))?;
+        let lookup = crate::overflow::var_lookup(c);
+        let ast = crate::overflow::parse_c(&text, &lookup)?;
+        let site = crate::overflow::string_literal(&format!(
+            "line {} of the generated code, {what}: {text}",
+            out.line
+        ));
+        Ok(crate::overflow::render_checked(
+            &ast,
+            &site,
+            &|k| c.vars.name(k),
+            Lang::C,
+        ))
+    }
+
+    fn node(&self, n: &Node, depth: usize, out: &mut Lines) -> Result<(), CheckedError> {
+        let c = self.emitter;
+        let pad = "  ".repeat(depth);
+        match n {
+            Node::Stmt { stmt, args } => {
+                let name = &c.statements[*stmt].0;
+                let args: Result<Vec<String>, _> = args
+                    .iter()
+                    .enumerate()
+                    .map(|(k, a)| self.expr(a, &format!("argument {} of {name}", k + 1), out))
+                    .collect();
+                out.push(&format!("{pad}{name}({});\n", args?.join(", ")));
+            }
+            Node::Loop {
+                var,
+                lower,
+                upper,
+                body,
+            } => {
+                let x = c.vars.name(*var);
+                let lo = self.expr(lower, &format!("lower bound of the loop over {x}"), out)?;
+                let hi = self.expr(upper, &format!("upper bound of the loop over {x}"), out)?;
+                let inc = crate::overflow::string_literal(&format!(
+                    "line {} of the generated code, increment of the loop over {x}",
+                    out.line
+                ));
+                // A constant upper bound below INT64_MAX needs no check.
+                let constant = upper
+                    .constant_value()
+                    .and_then(|v| v.to_i64())
+                    .is_some_and(|v| v < i64::MAX);
+                let cond = if constant {
+                    hi
+                } else {
+                    format!("ps_upper_ck({hi}, {inc})")
+                };
+                out.push(&format!(
+                    "{pad}for (int64_t {x} = {lo}; {x} <= {cond}; {x} += 1)"
+                ));
+                self.block(body, depth, out)?;
+            }
+            Node::Guard {
+                var,
+                lower,
+                upper,
+                body,
+            } => {
+                let p = c.vars.name(*var);
+                let mut conds = Vec::new();
+                if let Some(l) = lower {
+                    conds.push(format!(
+                        "{p} >= {}",
+                        self.expr(l, &format!("guard {p} >= ..."), out)?
+                    ));
+                }
+                if let Some(u) = upper {
+                    conds.push(format!(
+                        "{p} <= {}",
+                        self.expr(u, &format!("guard {p} <= ..."), out)?
+                    ));
+                }
+                out.push(&format!("{pad}if ({})", conds.join(" && ")));
+                self.block(body, depth, out)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn block(&self, body: &[Node], depth: usize, out: &mut Lines) -> Result<(), CheckedError> {
+        if body.len() == 1 {
+            out.push("\n");
+            self.node(&body[0], depth + 1, out)
+        } else {
+            out.push(" {\n");
+            for n in body {
+                self.node(n, depth + 1, out)?;
+            }
+            out.push(&format!("{}}}\n", "  ".repeat(depth)));
+            Ok(())
+        }
     }
 }

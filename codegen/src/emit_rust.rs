@@ -181,3 +181,221 @@ fn rust_arrays(text: &str) -> String {
     out.push_str(rest);
     out
 }
+
+/// The checked helpers of `--emit rust --check-overflow`, after [`HELPERS`]: the same
+/// computations with `checked_*` arithmetic; an overflow panics with what overflowed and
+/// the generated code's line and expression.
+pub const CHECKED_HELPERS: &str = r#"#[allow(dead_code)]
+fn ps_fail(what: &str, site: &str) -> ! { panic!("polyscan: {} at {}", what, site) }
+#[allow(dead_code)]
+fn ps_add_ck(a: i64, b: i64, site: &str) -> i64 { a.checked_add(b).unwrap_or_else(|| ps_fail("i64 overflow in a + b", site)) }
+#[allow(dead_code)]
+fn ps_sub_ck(a: i64, b: i64, site: &str) -> i64 { a.checked_sub(b).unwrap_or_else(|| ps_fail("i64 overflow in a - b", site)) }
+#[allow(dead_code)]
+fn ps_mul_ck(a: i64, b: i64, site: &str) -> i64 { a.checked_mul(b).unwrap_or_else(|| ps_fail("i64 overflow in a * b", site)) }
+#[allow(dead_code)]
+fn ps_neg_ck(a: i64, site: &str) -> i64 { a.checked_neg().unwrap_or_else(|| ps_fail("i64 overflow in -a", site)) }
+#[allow(dead_code)]
+fn ps_floord_ck(n: i64, d: i64, site: &str) -> i64 {
+    if d <= 0 { ps_fail("ps_floord: divisor is not positive", site); }
+    n.div_euclid(d)
+}
+#[allow(dead_code)]
+fn ps_ceild_ck(n: i64, d: i64, site: &str) -> i64 {
+    if d <= 0 { ps_fail("ps_ceild: divisor is not positive", site); }
+    -n.checked_neg().unwrap_or_else(|| ps_fail("i64 overflow in ps_ceild (-n)", site)).div_euclid(d)
+}
+#[allow(dead_code)]
+fn ps_ceil_sqrt_ck(n: i64, site: &str) -> i64 {
+    let s = ps_isqrt(n);
+    match s.checked_mul(s) { Some(q) if q == n => s, Some(_) => s + 1, None => ps_fail("i64 overflow in ps_ceil_sqrt (s * s)", site) }
+}
+#[allow(dead_code)]
+fn ps_iroot_ck(n: i64, k: i32, site: &str) -> i64 {
+    if n < 2 { return n; }
+    let (mut lo, mut hi) = (1i64, 2i64);
+    while ps_pow_le(hi, k, n) { lo = hi; hi = hi.checked_mul(2).unwrap_or_else(|| ps_fail("i64 overflow in ps_iroot (hi * 2)", site)); }
+    while hi - lo > 1 { let mid = lo + (hi - lo) / 2; if ps_pow_le(mid, k, n) { lo = mid; } else { hi = mid; } }
+    lo
+}
+#[allow(dead_code)]
+fn ps_ceil_iroot_ck(n: i64, k: i32, site: &str) -> i64 {
+    let s = ps_iroot_ck(n, k, site);
+    match s.checked_pow(k as u32) { Some(p) if p == n => s, Some(_) => s + 1, None => ps_fail("i64 overflow in ps_ceil_iroot (s^k)", site) }
+}
+#[allow(dead_code)]
+fn ps_poly_sign_ck(c: &[i64], y: i64, site: &str) -> i32 {
+    let mut acc: i128 = c[c.len() - 1] as i128;
+    for &ci in c[..c.len() - 1].iter().rev() {
+        acc = acc.checked_mul(y as i128).and_then(|t| t.checked_add(ci as i128))
+            .unwrap_or_else(|| ps_fail("i128 overflow in ps_root_search (polynomial value)", site));
+    }
+    acc.signum() as i32
+}
+#[allow(dead_code)]
+fn ps_root_search_ck(_deg: i32, c: &[i64], lo: i64, hi: i64, before: i32, ceil: i32, site: &str) -> i64 {
+    // ps_root_search with every step checked.
+    let add = |a: i64, b: i64| ps_add_ck(a, b, site);
+    let sub = |a: i64, b: i64| ps_sub_ck(a, b, site);
+    let sign = |y: i64| ps_poly_sign_ck(c, y, site);
+    if lo >= hi { return if ceil != 0 { add(lo, 1) } else { lo }; }
+    let lo1 = add(lo, 1);
+    let s = (0i64).clamp(lo1, hi);
+    let (mut a, mut b, mut ans);
+    if sign(s) == before {
+        let (mut step, mut last) = (1i64, s);
+        loop {
+            let y = if sub(hi, last) <= step { hi } else { add(last, step) };
+            if sign(y) != before { a = add(last, 1); b = sub(y, 1); ans = last; break; }
+            if y == hi { a = 1; b = 0; ans = hi; break; }
+            last = y; step = ps_mul_ck(step, 2, site);
+        }
+    } else {
+        let (mut step, mut last) = (1i64, s);
+        loop {
+            let y = if sub(last, lo1) <= step { lo1 } else { sub(last, step) };
+            if y < last && sign(y) == before { a = add(y, 1); b = sub(last, 1); ans = y; break; }
+            if y >= last || y == lo1 { a = 1; b = 0; ans = lo; break; }
+            last = y; step = ps_mul_ck(step, 2, site);
+        }
+    }
+    while a <= b { let mid = add(a, sub(b, a) / 2); if sign(mid) == before { ans = mid; a = add(mid, 1); } else { b = sub(mid, 1); } }
+    if ans < hi && sign(add(ans, 1)) == 0 { return add(ans, 1); }
+    if ceil != 0 { add(ans, 1) } else { ans }
+}
+"#;
+
+/// [`function`] with checked arithmetic (`--check-overflow`): every operation of every
+/// bound, guard and statement argument goes through a `ps_*_ck` helper of
+/// [`CHECKED_HELPERS`], which panics with the expression and its output line on overflow.
+/// `header` (complete comment lines) goes first, counted in those line numbers.
+pub fn function_checked(
+    c: &CEmitter,
+    nodes: &[Node],
+    header: &str,
+) -> Result<String, crate::overflow::CheckedError> {
+    let mut out = RustLines {
+        text: String::new(),
+        line: 1,
+    };
+    out.push(header);
+    if !header.is_empty() && !header.ends_with('\n') {
+        out.push("\n");
+    }
+    out.push(HELPERS);
+    out.push(CHECKED_HELPERS);
+    let mut params: Vec<String> = (0..c.nparams)
+        .map(|v| format!("{}: i64", c.vars.name(v)))
+        .collect();
+    for (name, arity) in c.statements {
+        let args = vec!["i64"; *arity].join(", ");
+        params.push(format!("{}: &mut impl FnMut({args})", closure_name(name)));
+    }
+    out.push(&format!(
+        "\n#[allow(unused_variables, clippy::all)]\npub fn scan({}) {{\n",
+        params.join(", ")
+    ));
+    for n in nodes {
+        checked_node(c, n, 1, &mut out)?;
+    }
+    out.push("}\n");
+    Ok(out.text)
+}
+
+/// Output text with its line count.
+struct RustLines {
+    text: String,
+    line: usize,
+}
+
+impl RustLines {
+    fn push(&mut self, s: &str) {
+        self.line += s.matches('\n').count();
+        self.text.push_str(s);
+    }
+}
+
+fn checked_expr(
+    c: &CEmitter,
+    e: &crate::expr::Expr,
+    what: &str,
+    out: &RustLines,
+) -> Result<String, crate::overflow::CheckedError> {
+    use crate::overflow::{
+        parse_c, render_checked, string_literal, var_lookup, CheckedError, Lang,
+    };
+    let text = c.expr(e).map_err(|e| CheckedError::Print(e.to_string()))?;
+    let lookup = var_lookup(c);
+    let ast = parse_c(&text, &lookup)?;
+    let site = string_literal(&format!(
+        "line {} of the generated code, {what}: {}",
+        out.line,
+        rust_arrays(&text)
+    ));
+    Ok(render_checked(&ast, &site, &|k| c.vars.name(k), Lang::Rust))
+}
+
+fn checked_node(
+    c: &CEmitter,
+    n: &Node,
+    depth: usize,
+    out: &mut RustLines,
+) -> Result<(), crate::overflow::CheckedError> {
+    let pad = "    ".repeat(depth);
+    match n {
+        Node::Stmt { stmt, args } => {
+            let stmt_name = &c.statements[*stmt].0;
+            let args: Result<Vec<String>, _> = args
+                .iter()
+                .enumerate()
+                .map(|(k, a)| {
+                    checked_expr(c, a, &format!("argument {} of {stmt_name}", k + 1), out)
+                })
+                .collect();
+            let name = closure_name(stmt_name);
+            out.push(&format!("{pad}{name}({});\n", args?.join(", ")));
+        }
+        Node::Loop {
+            var,
+            lower,
+            upper,
+            body,
+        } => {
+            let x = c.vars.name(*var);
+            let lo = checked_expr(c, lower, &format!("lower bound of the loop over {x}"), out)?;
+            let hi = checked_expr(c, upper, &format!("upper bound of the loop over {x}"), out)?;
+            out.push(&format!("{pad}for {x} in ({lo})..=({hi}) {{\n"));
+            for b in body {
+                checked_node(c, b, depth + 1, out)?;
+            }
+            out.push(&format!("{pad}}}\n"));
+        }
+        Node::Guard {
+            var,
+            lower,
+            upper,
+            body,
+        } => {
+            let p = c.vars.name(*var);
+            let mut conds = Vec::new();
+            if let Some(l) = lower {
+                conds.push(format!(
+                    "{p} >= {}",
+                    checked_expr(c, l, &format!("guard {p} >= ..."), out)?
+                ));
+            }
+            if let Some(u) = upper {
+                conds.push(format!(
+                    "{p} <= {}",
+                    checked_expr(c, u, &format!("guard {p} <= ..."), out)?
+                ));
+            }
+            out.push(&format!("{pad}if {} {{\n", conds.join(" && ")));
+            for b in body {
+                checked_node(c, b, depth + 1, out)?;
+            }
+            out.push(&format!("{pad}}}\n"));
+        }
+    }
+    Ok(())
+}

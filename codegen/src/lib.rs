@@ -12,6 +12,7 @@ pub mod input;
 pub mod interp;
 pub mod linear;
 mod lower;
+pub mod overflow;
 mod simplify;
 pub mod tiled;
 

@@ -26,7 +26,19 @@ pub enum VerifyError {
     Io(#[from] std::io::Error),
     #[error("a box of {0} points is too large to enumerate")]
     BoxTooLarge(u128),
+    /// The program ran longer than the run time limit and was killed.
+    #[error("the generated program ran longer than {secs} s for {params} and was killed (--run-timeout)")]
+    Timeout { params: String, secs: f64 },
+    /// The checked program (`--check-overflow`) stopped at an overflow.
+    #[error("the generated program overflowed int64_t for {params}:\n{message}")]
+    Overflow { params: String, message: String },
+    /// The program printed more than the output limit and was stopped.
+    #[error("the generated program printed more than {limit} bytes for {params}")]
+    OutputTooLarge { params: String, limit: u64 },
 }
+
+/// The most output a run may produce (instances are compared in memory).
+pub const OUTPUT_LIMIT: u64 = 1 << 30;
 
 /// The generated program compiled once, runnable for many parameter values.
 pub struct Compiled {
@@ -87,15 +99,28 @@ pub fn build_scan_program(
 
 /// Compiles `g` as `scan(...)` with statement macros that print their instances.
 pub fn compile(g: &Generated) -> Result<Compiled, VerifyError> {
+    compile_with(g, false)
+}
+
+/// [`compile`], with `check_overflow`: the `--check-overflow` variant, which aborts with a
+/// message on stderr at the first overflowing operation.
+pub fn compile_with(g: &Generated, check_overflow: bool) -> Result<Compiled, VerifyError> {
     let cc = compiler().ok_or(VerifyError::NoCompiler)?;
     let emitter = CEmitter {
         vars: &g.vars,
         nparams: g.nparams,
         statements: &g.statements,
     };
-    let scan = emitter
-        .function(&g.nodes, &[])
-        .map_err(|e| VerifyError::Print(e.to_string()))?;
+    let scan = if check_overflow {
+        emitter
+            .checked()
+            .function(&g.nodes, &[])
+            .map_err(|e| VerifyError::Print(e.to_string()))?
+    } else {
+        emitter
+            .function(&g.nodes, &[])
+            .map_err(|e| VerifyError::Print(e.to_string()))?
+    };
     let mut main = String::from("#include <stdio.h>\n#include <stdlib.h>\n#include <stdint.h>\n");
     for (k, (name, arity)) in g.statements.iter().enumerate() {
         let args: Vec<String> = (0..*arity).map(|i| format!("a{i}")).collect();
@@ -119,25 +144,111 @@ pub fn compile(g: &Generated) -> Result<Compiled, VerifyError> {
 }
 
 impl Compiled {
-    /// Runs the program for `params` and parses its instances.
+    /// Runs the program for `params` and parses its instances (no time limit).
     pub fn run(&self, params: &[i64]) -> Result<Vec<Instance>, VerifyError> {
-        assert_eq!(params.len(), self.nparams, "one value per parameter");
-        let out = Command::new(&self.exe)
-            .args(params.iter().map(i64::to_string))
-            .output()?;
+        self.run_with_timeout(params, None)
+    }
+
+    /// Runs the program for `params` and parses its instances; a run longer than `limit`
+    /// is killed ([`VerifyError::Timeout`]). Output is read while the program runs (so a
+    /// full pipe cannot stall it) and capped at [`OUTPUT_LIMIT`].
+    pub fn run_with_timeout(
+        &self,
+        params: &[i64],
+        limit: Option<std::time::Duration>,
+    ) -> Result<Vec<Instance>, VerifyError> {
+        use std::io::Read;
+        use std::process::Stdio;
         let show = || format!("{params:?}");
-        if !out.status.success() {
+        if params.len() != self.nparams {
             return Err(VerifyError::Run {
                 params: show(),
-                message: String::from_utf8_lossy(&out.stderr).into_owned(),
+                message: format!(
+                    "{} parameter values for {} parameters",
+                    params.len(),
+                    self.nparams
+                ),
             });
         }
-        let text = String::from_utf8_lossy(&out.stdout);
+        let mut child = Command::new(&self.exe)
+            .args(params.iter().map(i64::to_string))
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()?;
+        let (Some(mut stdout), Some(mut stderr)) = (child.stdout.take(), child.stderr.take())
+        else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(VerifyError::Run {
+                params: show(),
+                message: "no pipes to the program".into(),
+            });
+        };
+        // Dropping the pipe after the limit makes the program's next write fail (SIGPIPE).
+        let out_reader = std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let r = (&mut stdout).take(OUTPUT_LIMIT + 1).read_to_end(&mut buf);
+            r.map(|_| buf)
+        });
+        let err_reader = std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = (&mut stderr).take(1 << 20).read_to_end(&mut buf);
+            buf
+        });
+        let started = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait()? {
+                break Some(status);
+            }
+            if limit.is_some_and(|l| started.elapsed() >= l) {
+                // Our own child, by its handle.
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        };
+        let stdout = out_reader.join().map_err(|_| VerifyError::Run {
+            params: show(),
+            message: "the output reader failed".into(),
+        })??;
+        let stderr = String::from_utf8_lossy(&err_reader.join().unwrap_or_default()).into_owned();
+        let Some(status) = status else {
+            return Err(VerifyError::Timeout {
+                params: show(),
+                secs: limit.map_or(0.0, |l| l.as_secs_f64()),
+            });
+        };
+        if stdout.len() as u64 > OUTPUT_LIMIT {
+            return Err(VerifyError::OutputTooLarge {
+                params: show(),
+                limit: OUTPUT_LIMIT,
+            });
+        }
+        if !status.success() {
+            if stderr.contains("polyscan: ") && stderr.contains("overflow") {
+                return Err(VerifyError::Overflow {
+                    params: show(),
+                    message: stderr.trim_end().to_string(),
+                });
+            }
+            let message = if stderr.trim().is_empty() {
+                format!("{status}")
+            } else {
+                format!("{status}: {stderr}")
+            };
+            return Err(VerifyError::Run {
+                params: show(),
+                message,
+            });
+        }
+        let text = String::from_utf8_lossy(&stdout);
         text.lines()
             .map(|l| {
                 let nums: Result<Vec<i64>, _> = l.split_whitespace().map(str::parse).collect();
                 match nums {
-                    Ok(v) if !v.is_empty() => Ok((v[0] as usize, v[1..].to_vec())),
+                    Ok(v) if !v.is_empty() && v[0] >= 0 => Ok((v[0] as usize, v[1..].to_vec())),
                     _ => Err(VerifyError::Run {
                         params: show(),
                         message: format!("unreadable output line {l:?}"),
@@ -158,7 +269,10 @@ pub fn brute_force(
     params: &[i64],
     bx: &[(i64, i64)],
 ) -> Result<Vec<Instance>, VerifyError> {
-    let volume: u128 = bx.iter().map(|(l, h)| (h - l + 1).max(0) as u128).product();
+    let volume: u128 = bx
+        .iter()
+        .map(|&(l, h)| (h as i128 - l as i128 + 1).max(0) as u128)
+        .fold(1u128, u128::saturating_mul);
     if volume > 50_000_000 {
         return Err(VerifyError::BoxTooLarge(volume));
     }
@@ -230,8 +344,9 @@ pub fn box_around(instances: &[Instance], g: &Generated, margin: i64) -> Vec<(i6
     }
     bx.into_iter()
         .map(|(l, h)| {
-            let m = margin.max((h - l) / 2);
-            (l - m, h + m)
+            // Near the ends of i64 (huge parameters) the box stops at the end.
+            let m = margin.max(((h as i128 - l as i128) / 2) as i64);
+            (l.saturating_sub(m), h.saturating_add(m))
         })
         .collect()
 }

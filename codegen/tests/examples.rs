@@ -161,3 +161,35 @@ fn rust_emission_matches_c() {
         }
     }
 }
+
+/// The `--check-overflow` variant of every example runs exactly the instances of the
+/// unchecked one at ordinary parameter values (which lie far inside the documented safe
+/// range, so no check fires), and that range is computed for every example.
+#[test]
+fn checked_variant_matches_unchecked() {
+    use codegen::overflow::{safe_parameter_bound, SafeRange};
+    use codegen::verify::compile_with;
+    for path in examples() {
+        let src = std::fs::read_to_string(&path).unwrap();
+        if src.contains("# expect: error") {
+            continue;
+        }
+        let problem = parse_problem(&src).unwrap();
+        let g = generate(&problem, &GenOptions::default(), &LiftStats::default())
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let range = safe_parameter_bound(&g);
+        eprintln!("{}: {range:?}", path.display());
+        if let SafeRange::Bound { bound, .. } = range {
+            assert!(bound >= 8, "{}: {range:?}", path.display());
+        }
+        let plain = compile(&g).unwrap();
+        let checked = compile_with(&g, true).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for params in parameter_sets(g.nparams).into_iter().step_by(3) {
+            let want = plain.run(&params).unwrap();
+            let got = checked
+                .run(&params)
+                .unwrap_or_else(|e| panic!("{} with {params:?}: {e}", path.display()));
+            assert_eq!(got, want, "{} with {params:?}", path.display());
+        }
+    }
+}

@@ -102,9 +102,16 @@ pub struct GenArgs {
     pub emit: Emit,
     #[command(flatten)]
     pub choices: Choices,
-    /// Print decomposition statistics to standard error.
+    /// Print decomposition statistics, and the parameter range in which the code's integer
+    /// arithmetic cannot overflow, to standard error (the range also heads the output).
     #[arg(long)]
     pub stats: bool,
+    /// Checked arithmetic: every int64 operation of bounds, guards, statement arguments and
+    /// loop increments reports an overflow on stderr (naming the expression and its line)
+    /// and aborts (C) or panics (Rust) instead of wrapping. The output starts with the
+    /// parameter range in which no overflow can occur.
+    #[arg(long)]
+    pub check_overflow: bool,
     #[command(flatten)]
     pub limits: Limits,
 }
@@ -226,9 +233,48 @@ pub fn emit(g: &Generated, emit: Emit) -> Result<String, Diagnostic> {
     })
 }
 
+/// The text of a generated program, with `--check-overflow` when `checked`, headed by
+/// `header` (complete comment lines) when given.
+pub fn emit_with(
+    g: &Generated,
+    emit: Emit,
+    checked: bool,
+    header: Option<&str>,
+) -> Result<String, Diagnostic> {
+    if !checked {
+        let text = self::emit(g, emit)?;
+        return Ok(match header {
+            Some(h) => format!("{h}\n{text}"),
+            None => text,
+        });
+    }
+    let emitter = CEmitter {
+        vars: &g.vars,
+        nparams: g.nparams,
+        statements: &g.statements,
+    };
+    let header = header.map(|h| format!("{h}\n")).unwrap_or_default();
+    let text = match emit {
+        Emit::C => emitter.checked().with_header(header).fragment(&g.nodes),
+        Emit::CFunction => emitter
+            .checked()
+            .with_header(header)
+            .function(&g.nodes, &[]),
+        Emit::Rust => codegen::emit_rust::function_checked(&emitter, &g.nodes, &header),
+    };
+    text.map_err(|e| Diagnostic::new(ExitCode::Resource, e.to_string()))
+}
+
 pub fn run(args: GenArgs) -> Result<(), Diagnostic> {
     let Outcome { g, stats, .. } = generate_file(&args.file, &args.choices, args.limits)?;
-    let text = emit(&g, args.emit)?;
+    // The range analysis runs only when asked for, so default output stays as it was.
+    let range =
+        (args.check_overflow || args.stats).then(|| codegen::overflow::safe_parameter_bound(&g));
+    let header = range.as_ref().map(|r| r.comment());
+    let text = emit_with(&g, args.emit, args.check_overflow, header.as_deref())?;
+    if let Some(r) = range.as_ref().filter(|_| args.stats) {
+        eprintln!("{}", r.describe());
+    }
     if args.stats {
         match &g.cad {
             Some(cad) => eprintln!(

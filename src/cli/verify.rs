@@ -5,7 +5,7 @@ use super::gen::generate_file;
 use super::tile::tiled_brute_force;
 use super::{Diagnostic, ExitCode};
 use clap::Args;
-use codegen::verify::{box_around, brute_force, compile, first_difference, VerifyError};
+use codegen::verify::{box_around, brute_force, compile_with, first_difference, VerifyError};
 use std::path::PathBuf;
 
 /// Check the generated code against brute force for concrete parameter values.
@@ -21,6 +21,13 @@ pub struct VerifyArgs {
     pub params: Vec<String>,
     #[command(flatten)]
     pub choices: super::gen::Choices,
+    /// Compile the `--check-overflow` variant: an overflow stops the run with its message
+    /// (exit code 3) instead of producing wrong instances.
+    #[arg(long)]
+    pub check_overflow: bool,
+    /// Kill a run of the generated program after this many seconds (exit code 3).
+    #[arg(long, value_name = "SECS", default_value = "60")]
+    pub run_timeout: f64,
 }
 
 /// Parses `n=5,m=3` against the parameter list.
@@ -53,9 +60,12 @@ pub fn parse_params(text: &str, names: &[String]) -> Result<Vec<i64>, Diagnostic
 
 fn verify_error(e: VerifyError) -> Diagnostic {
     let code = match e {
-        VerifyError::NoCompiler | VerifyError::BoxTooLarge(_) | VerifyError::Print(_) => {
-            ExitCode::Resource
-        }
+        VerifyError::NoCompiler
+        | VerifyError::BoxTooLarge(_)
+        | VerifyError::Print(_)
+        | VerifyError::Timeout { .. }
+        | VerifyError::Overflow { .. }
+        | VerifyError::OutputTooLarge { .. } => ExitCode::Resource,
         _ => ExitCode::Difference,
     };
     Diagnostic::new(code, e.to_string())
@@ -82,7 +92,17 @@ pub fn run(args: VerifyArgs) -> Result<(), Diagnostic> {
             .map(|p| parse_params(p, &names))
             .collect::<Result<_, _>>()?
     };
-    let prog = compile(g).map_err(verify_error)?;
+    if !(args.run_timeout.is_finite() && args.run_timeout > 0.0) {
+        return Err(Diagnostic::new(
+            ExitCode::BadInput,
+            format!(
+                "--run-timeout {}: expected a positive number of seconds",
+                args.run_timeout
+            ),
+        ));
+    }
+    let limit = std::time::Duration::from_secs_f64(args.run_timeout.min(1e9));
+    let prog = compile_with(g, args.check_overflow).map_err(verify_error)?;
     let mut failed = false;
     for params in &sets {
         let shown: Vec<String> = names
@@ -95,7 +115,9 @@ pub fn run(args: VerifyArgs) -> Result<(), Diagnostic> {
         } else {
             shown.join(",")
         };
-        let got = prog.run(params).map_err(verify_error)?;
+        let got = prog
+            .run_with_timeout(params, Some(limit))
+            .map_err(verify_error)?;
         let (expected, bx) = match &out.tiled {
             None => {
                 let bx = box_around(&got, g, 4);
