@@ -16,7 +16,7 @@
 use crate::algebraic::Algebraic;
 use crate::error::CadError;
 use crate::formula::Formula;
-use crate::sign::{sign_at, sign_if_cheap, SignStats};
+use crate::sign::{sign_at, sign_if_cheap, subst_rationals, SignStats};
 use crate::upoly::UPoly;
 use polys::{factor_univariate, Poly};
 use rayon::prelude::*;
@@ -486,18 +486,20 @@ impl<'a> Lifter<'a> {
         prefix: &[Algebraic],
         k: usize,
     ) -> Result<Result<Vec<Algebraic>, Nullified>, CadError> {
-        let mut g = f.clone();
         let mut irrational = Vec::new();
+        let mut rationals = Vec::new();
         for (i, a) in prefix.iter().enumerate() {
-            if !g.has_var(i) {
+            if !f.has_var(i) {
                 continue;
             }
             match a {
-                // Clearing denominators multiplies by a positive constant: same roots.
-                Algebraic::Rational(r) => g = g.subst_rational(i, r),
+                Algebraic::Rational(r) => rationals.push((i, r)),
                 Algebraic::Root(_) => irrational.push(i),
             }
         }
+        // One pass over the terms; clearing denominators multiplies by a positive
+        // constant: same roots.
+        let g = subst_rationals(f, &rationals);
         if g.is_zero() {
             return Ok(Err(Nullified));
         }

@@ -254,7 +254,7 @@ fn rational_value_sign(p: &Poly, values: &[(usize, &BigRational)]) -> i32 {
 
 /// `p` with every `x_v = n/d` of `values` substituted in one pass over the terms, times
 /// the positive factor `prod d^deg_v(p)` that clears the denominators (same sign).
-fn subst_rationals(p: &Poly, values: &[(usize, &BigRational)]) -> Poly {
+pub(crate) fn subst_rationals(p: &Poly, values: &[(usize, &BigRational)]) -> Poly {
     if values.is_empty() {
         return p.clone();
     }
