@@ -24,6 +24,93 @@ use polys::{Poly, Vars};
 /// Words that cannot name a variable.
 const KEYWORDS: [&str; 5] = ["and", "or", "not", "true", "false"];
 
+/// Words the generated C and Rust cannot use as variable or statement names: keywords of
+/// either language and the names the emitted code itself uses.
+const RESERVED: [&str; 66] = [
+    // C99/C11
+    "auto",
+    "break",
+    "case",
+    "char",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extern",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "register",
+    "restrict",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "struct",
+    "switch",
+    "typedef",
+    "union",
+    "unsigned",
+    "void",
+    "volatile",
+    "while",
+    // Rust (those that are not C keywords too)
+    "as",
+    "crate",
+    "fn",
+    "impl",
+    "in",
+    "let",
+    "loop",
+    "match",
+    "mod",
+    "move",
+    "mut",
+    "pub",
+    "ref",
+    "self",
+    "Self",
+    "super",
+    "trait",
+    "type",
+    "unsafe",
+    "use",
+    "where",
+    "async",
+    "await",
+    "dyn",
+    // used by the emitted code
+    "int64_t",
+    "uint64_t",
+    "INT64_MAX",
+    "INT64_MIN",
+    "abort",
+    "fprintf",
+    "stderr",
+    "i64",
+];
+
+/// Why `name` cannot appear in the generated code, if it cannot.
+fn not_a_code_name(name: &str) -> Option<&'static str> {
+    if name.contains('\'') {
+        Some("the generated code uses the input's names, and C has no primes in names")
+    } else if RESERVED.contains(&name) {
+        Some("it is a keyword of C or Rust or a name the generated code uses")
+    } else if name.starts_with("ps_") || name.starts_with("PS_") || name.starts_with("__") {
+        Some("names starting with 'ps_', 'PS_' or '__' are reserved for the generated code")
+    } else {
+        None
+    }
+}
+
 /// Parses a whole input file.
 ///
 /// ```
@@ -213,6 +300,9 @@ impl<'a> Parser<'a> {
         let name = self.src[start..end].to_string();
         if KEYWORDS.contains(&name.as_str()) {
             return Err(self.error(format!("'{name}' is a keyword, not a name")));
+        }
+        if let Some(why) = not_a_code_name(&name) {
+            return Err(self.error(format!("'{name}' cannot be a name here: {why}")));
         }
         self.pos = end;
         Ok((name, start))
