@@ -15,6 +15,7 @@ pub mod kernels;
 pub mod lower;
 pub mod norm;
 pub mod parse;
+pub mod program;
 pub mod properties;
 pub mod regions;
 pub mod report;

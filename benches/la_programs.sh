@@ -1,0 +1,87 @@
+#!/bin/sh
+# The 25 application problems of Linnea's Appendix A (examples/la) at their declared sizes:
+# the chosen kernel sequence with polyscan's generated kernels, the same sequence with
+# OpenBLAS (one thread), and the naive evaluation of the formula (explicit Gauss-Jordan
+# inverses, products left to right), as programs emitted by `polyscan la --emit c`.
+# Prints one markdown table on standard output (progress on standard error).
+#
+# Usage: sh benches/la_programs.sh [PROBLEM.la ...]        (default: all of examples/la)
+# Environment:
+#   NAIVE_MAX_FLOPS  skip the naive evaluation (and so the residual) when its FLOP count
+#                    (`polyscan la --json`: naive_flops) exceeds this [default 1.2e11]
+#   BLAS_NAIVE_MAX_S run the naive evaluation again in the BLAS program (for its own
+#                    residual) only if it took at most this many seconds [default 60]
+#   TIMEOUT          seconds per program run [default 900]
+#   TIME_LIMIT       search time per problem, seconds [default 2]
+#   CC               C compiler [default cc]
+set -eu
+cd "$(dirname "$0")/.."
+NAIVE_MAX_FLOPS=${NAIVE_MAX_FLOPS:-1.2e11}
+BLAS_NAIVE_MAX_S=${BLAS_NAIVE_MAX_S:-60}
+TIMEOUT=${TIMEOUT:-900}
+TIME_LIMIT=${TIME_LIMIT:-2}
+CC=${CC:-cc}
+cargo build --release --quiet
+PS=target/release/polyscan
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+if [ $# -eq 0 ]; then
+  set -- examples/la/*.la
+fi
+
+# field NAME FILE: the value after "NAME: " in a program's output.
+field() { sed -n "s/^$1: \([^ ]*\).*/\1/p" "$2" | head -n 1; }
+# The largest residual of a program's output, or "-".
+worst() {
+  r=$(sed -n 's/^residual [^:]*: //p' "$1" | sort -g | tail -n 1)
+  echo "${r:--}"
+}
+le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; }
+sci() { awk -v a="$1" 'BEGIN { printf "%.2e", a }'; }
+
+echo "| problem | sizes | kernel sequence | FLOPs | generated (s) | OpenBLAS (s) | naive (s) | naive FLOPs | residual generated | residual OpenBLAS |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+for f in "$@"; do
+  name=$(basename "$f" .la)
+  echo "== $name" >&2
+  json=$("$PS" la "$f" --json --time-limit "$TIME_LIMIT")
+  flops=$(echo "$json" | sed -n 's/.*"flops": \([0-9.e+-]*\), "naive_flops".*/\1/p')
+  naive_flops=$(echo "$json" | sed -n 's/.*"naive_flops": \([0-9.e+-]*\).*/\1/p')
+  # One search for both back ends: the emitted programs must run the same sequence.
+  for b in generated blas; do
+    "$PS" la "$f" --time-limit "$TIME_LIMIT" --emit c --backend "$b" -o "$tmp/$b.c"
+  done
+  gen_flags=""
+  if ! le "$naive_flops" "$NAIVE_MAX_FLOPS"; then gen_flags="-DPS_NO_NAIVE"; fi
+  $CC -O2 -march=native $gen_flags "$tmp/generated.c" -o "$tmp/generated" -lm
+  status=0
+  timeout "$TIMEOUT" "$tmp/generated" > "$tmp/generated.out" 2>&1 || status=$?
+  cat "$tmp/generated.out" >&2
+  t_gen=$(field "time kernel sequence" "$tmp/generated.out")
+  t_naive=$(field "time naive evaluation" "$tmp/generated.out")
+  [ -n "$t_gen" ] || t_gen="timeout"
+  if [ -z "$t_naive" ]; then
+    if [ -n "$gen_flags" ]; then t_naive="skipped"; else t_naive="> $TIMEOUT"; fi
+  fi
+  [ "$status" -eq 0 ] || [ "$status" -eq 124 ] || t_gen="$t_gen (exit $status)"
+  r_gen=$(worst "$tmp/generated.out")
+  blas_flags="-DPS_NO_NAIVE"
+  case "$t_naive" in
+    skipped|">"*) ;;
+    *) if le "$t_naive" "$BLAS_NAIVE_MAX_S"; then blas_flags=""; fi ;;
+  esac
+  $CC -O2 -march=native $blas_flags "$tmp/blas.c" -o "$tmp/blas" -lm -lopenblas
+  status=0
+  OPENBLAS_NUM_THREADS=1 timeout "$TIMEOUT" "$tmp/blas" > "$tmp/blas.out" 2>&1 || status=$?
+  cat "$tmp/blas.out" >&2
+  t_blas=$(field "time kernel sequence" "$tmp/blas.out")
+  [ -n "$t_blas" ] || t_blas="timeout"
+  [ "$status" -eq 0 ] || [ "$status" -eq 124 ] || t_blas="$t_blas (exit $status)"
+  r_blas=$(worst "$tmp/blas.out")
+  seq_gen=$(sed -n 's/^kernels: //p' "$tmp/generated.out")
+  seq_blas=$(sed -n 's/^kernels: //p' "$tmp/blas.out")
+  [ "$seq_gen" = "$seq_blas" ] || seq_gen="$seq_gen (OpenBLAS program: $seq_blas)"
+  sizes=$(sed -n 's/^sizes: //p' "$tmp/generated.out")
+  echo "| $name | $sizes | $seq_gen | $(sci "$flops") | $t_gen | $t_blas | $t_naive | $(sci "$naive_flops") | $r_gen | $r_blas |"
+done

@@ -1,0 +1,351 @@
+//! `polyscan la --emit c` / `--run`: the 25 application problems compiled and run at small
+//! sizes with both back ends (residual below 1e-8 each), a corrupted kernel caught by the
+//! program's residual check, and the command line's errors and exit codes.
+//!
+//! The problems are split over a few tests so that cargo's test threads compile them in
+//! parallel (one compile per problem and back end).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn polyscan(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_polyscan"))
+        .args(args)
+        .output()
+        .expect("run polyscan");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn problems() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/la");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("examples/la")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "la"))
+        .collect();
+    v.sort();
+    assert_eq!(v.len(), 25, "the 25 problems of Linnea's Appendix A");
+    v
+}
+
+/// The factor that brings the largest declared size down to about 48.
+fn scale_for(path: &Path) -> f64 {
+    let src = std::fs::read_to_string(path).expect("read problem");
+    let largest = src
+        .lines()
+        .filter_map(|l| {
+            let (name, value) = l.split_once('=')?;
+            let name = name.trim();
+            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric()) {
+                return None;
+            }
+            value.trim().parse::<u64>().ok()
+        })
+        .max()
+        .unwrap_or(48);
+    (48.0 / largest as f64).min(1.0)
+}
+
+fn openblas_available() -> bool {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let c = dir.path().join("p.c");
+    std::fs::write(
+        &c,
+        "double cblas_ddot(int, const double *, int, const double *, int);\n\
+         int main(void) { double x = 1.0; return cblas_ddot(1, &x, 1, &x, 1) == 1.0 ? 0 : 1; }\n",
+    )
+    .expect("write probe");
+    Command::new("cc")
+        .arg(&c)
+        .arg("-o")
+        .arg(dir.path().join("p"))
+        .arg("-lopenblas")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Runs every problem of `range` (indices into the sorted list) with `backend`.
+fn run_problems(range: std::ops::Range<usize>, backend: &str) {
+    if backend == "blas" && !openblas_available() {
+        println!("skipped: libopenblas not found (install libopenblas-dev)");
+        return;
+    }
+    let all = problems();
+    let mut failures = Vec::new();
+    for p in &all[range] {
+        let scale = format!("{}", scale_for(p));
+        let file = p.to_string_lossy();
+        let (code, out, err) = polyscan(&[
+            "la",
+            &file,
+            "--time-limit",
+            "0.1",
+            "--run",
+            "--backend",
+            backend,
+            "--scale",
+            &scale,
+        ]);
+        let residuals: Vec<f64> = out
+            .lines()
+            .filter_map(|l| l.strip_prefix("residual "))
+            .filter_map(|l| l.rsplit(' ').next()?.parse().ok())
+            .collect();
+        let name = p.file_stem().map(|s| s.to_string_lossy().into_owned());
+        println!(
+            "{} {backend}: exit {code}, residuals {residuals:?}",
+            name.unwrap_or_default()
+        );
+        if code != 0 || residuals.is_empty() || residuals.iter().any(|r| r.is_nan() || *r >= 1e-8) {
+            failures.push(format!("{file} ({backend}): exit {code}\n{out}\n{err}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n---\n"));
+}
+
+#[test]
+fn problems_a01_to_a09_generated() {
+    run_problems(0..9, "generated");
+}
+
+#[test]
+fn problems_a10_to_a17_generated() {
+    run_problems(9..17, "generated");
+}
+
+#[test]
+fn problems_a18_to_a25_generated() {
+    run_problems(17..25, "generated");
+}
+
+/// Every kernel as its catalogue nest (the loop orders chosen for column-major storage
+/// must respect the solves' and factorisations' dependences), on problems that together
+/// use every kernel of the catalogue the search emits, both triangles and both sides.
+#[test]
+fn problems_with_catalogue_nests_only() {
+    for i in [4, 5, 6, 8, 10, 13, 15, 19] {
+        run_problems(i..i + 1, "nests");
+    }
+}
+
+#[test]
+fn problems_a01_to_a12_blas() {
+    run_problems(0..12, "blas");
+}
+
+#[test]
+fn problems_a13_to_a25_blas() {
+    run_problems(12..25, "blas");
+}
+
+fn example(name: &str) -> String {
+    format!("{}/examples/la/{name}.la", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Emits a program for `problem` at small sizes, applies `corrupt` to its text, compiles and
+/// runs it: (exit status, standard output).
+fn run_edited(problem: &str, backend: &str, corrupt: &dyn Fn(&str) -> String) -> (i32, String) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let c = dir.path().join("prog.c");
+    let cs = c.to_string_lossy().into_owned();
+    let (code, _, err) = polyscan(&[
+        "la",
+        &example(problem),
+        "--time-limit",
+        "0.1",
+        "--emit",
+        "c",
+        "--backend",
+        backend,
+        "--size",
+        "n=60",
+        "--size",
+        "m=20",
+        "-o",
+        &cs,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&c).expect("program written");
+    std::fs::write(&c, corrupt(&text)).expect("write the edited program");
+    let exe = dir.path().join("prog");
+    let mut cc = Command::new("cc");
+    cc.args(["-O2", "-march=native"])
+        .arg(&c)
+        .arg("-o")
+        .arg(&exe)
+        .arg("-lm");
+    if backend == "blas" {
+        cc.arg("-lopenblas");
+    }
+    let built = cc.output().expect("run cc");
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let ran = Command::new(&exe).output().expect("run the program");
+    (
+        ran.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&ran.stdout).into_owned(),
+    )
+}
+
+/// SYRK's alpha in a01's generated sequence off by 0.1%: the residual check must fire
+/// (and the untouched program must pass, so the check is not vacuous).
+#[test]
+fn a_wrong_generated_kernel_fails_the_residual_check() {
+    let (code, out) = run_edited("a01_least_squares", "generated", &|t| t.to_string());
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("result: ok"), "{out}");
+    let (code, out) = run_edited("a01_least_squares", "generated", &|t| {
+        let at = t.find("    polyscan_dsyrk(").expect("a01 calls SYRK");
+        let rel = t[at..].find(", 1.0, ").expect("alpha = 1");
+        format!("{}, 1.001, {}", &t[..at + rel], &t[at + rel + 7..])
+    });
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("RESIDUAL TOO LARGE"), "{out}");
+}
+
+/// The Cholesky nest with its square roots off by 0.01%.
+#[test]
+fn a_wrong_catalogue_nest_fails_the_residual_check() {
+    let (code, out) = run_edited("a01_least_squares", "nests", &|t| {
+        assert!(t.contains("? sqrt("), "the POTRF nest takes square roots");
+        t.replace("? sqrt(", "? 1.0001 * sqrt(")
+    });
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("RESIDUAL TOO LARGE"), "{out}");
+}
+
+/// The same with BLAS: SYRK's alpha perturbed.
+#[test]
+fn a_wrong_blas_call_fails_the_residual_check() {
+    if !openblas_available() {
+        println!("skipped: libopenblas not found (install libopenblas-dev)");
+        return;
+    }
+    let (code, out) = run_edited("a01_least_squares", "blas", &|t| {
+        let at = t.find("cblas_dsyrk(").expect("a01 uses SYRK");
+        let rel = t[at..].find(", 1.0, ").expect("alpha = 1");
+        format!("{}, 1.001, {}", &t[..at + rel], &t[at + rel + 7..])
+    });
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("RESIDUAL TOO LARGE"), "{out}");
+}
+
+#[test]
+fn emitted_program_is_complete_c_on_standard_output() {
+    let (code, out, err) = polyscan(&[
+        "la",
+        &example("a19_tikhonov"),
+        "--time-limit",
+        "0.1",
+        "--emit",
+        "c",
+        "--scale",
+        "0.1",
+        "--seed",
+        "7",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    for needle in [
+        "int main(void)",
+        "ps_state = 7ull",
+        "clock_gettime(CLOCK_MONOTONIC",
+        "#define PS_TOL 1e-8",
+        "static void ps_naive(",
+        "nv_inv(",
+        "polyscan_dsyrk(",
+    ] {
+        assert!(out.contains(needle), "missing {needle}");
+    }
+}
+
+#[test]
+fn bad_flags_exit_with_2() {
+    let a19 = example("a19_tikhonov");
+    for args in [
+        vec!["--run", "--size", "n"],
+        vec!["--run", "--size", "zz=3"],
+        vec!["--run", "--size", "n=0"],
+        vec!["--run", "--scale", "-1"],
+        vec!["--run", "--tolerance", "0"],
+        vec!["--backend", "blas"],
+        vec!["--size", "n=4"],
+        vec!["-o", "x.c"],
+        vec!["--emit", "c", "--json"],
+        vec!["--run", "--backend", "fortran"],
+    ] {
+        let mut all = vec!["la", &a19, "--time-limit", "0.05"];
+        all.extend(args.iter().copied());
+        let (code, out, err) = polyscan(&all);
+        assert_eq!(code, 2, "{args:?}: {out}\n{err}");
+        assert!(!err.is_empty(), "{args:?}: a message");
+    }
+}
+
+#[test]
+fn output_is_written_atomically_or_not_at_all() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let missing = dir.path().join("no/such/dir/prog.c");
+    let ms = missing.to_string_lossy().into_owned();
+    let (code, _, err) = polyscan(&[
+        "la",
+        &example("a19_tikhonov"),
+        "--time-limit",
+        "0.05",
+        "--emit",
+        "c",
+        "-o",
+        &ms,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(!missing.exists());
+    // A failing emission leaves an existing file untouched.
+    let target = dir.path().join("prog.c");
+    std::fs::write(&target, "old").expect("write");
+    let ts = target.to_string_lossy().into_owned();
+    let (code, _, _) = polyscan(&[
+        "la",
+        &example("a19_tikhonov"),
+        "--time-limit",
+        "0.05",
+        "--emit",
+        "c",
+        "--size",
+        "zz=3",
+        "-o",
+        &ts,
+    ]);
+    assert_eq!(code, 2);
+    assert_eq!(std::fs::read_to_string(&target).expect("read"), "old");
+    let leftovers = std::fs::read_dir(dir.path()).expect("dir").count();
+    assert_eq!(leftovers, 1, "no temporary file left behind");
+}
+
+#[test]
+fn missing_compiler_exits_with_3() {
+    let empty = tempfile::tempdir().expect("tempdir");
+    let out = Command::new(env!("CARGO_BIN_EXE_polyscan"))
+        .args([
+            "la",
+            &example("a19_tikhonov"),
+            "--time-limit",
+            "0.05",
+            "--run",
+            "--scale",
+            "0.1",
+        ])
+        .env("PATH", empty.path())
+        .env_remove("CC")
+        .output()
+        .expect("run polyscan");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("compiler"), "{err}");
+}
