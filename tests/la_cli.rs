@@ -91,3 +91,24 @@ fn errors_show_line_column_and_caret() {
     let (code, _, _) = polyscan(&["la", &example("a01_least_squares"), "--time-limit", "-1"]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn region_splitting_stops_at_its_limits_with_exit_code_3() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("open.la");
+    std::fs::write(
+        &path,
+        "n = ?\nm = ?\nMatrix A(n, m) <>\nMatrix B(m, n) <>\nMatrix C(n, m) <>\nMatrix X(n, m) <>\nX = A * B * C\n",
+    )
+    .expect("write");
+    let file = path.to_str().unwrap_or("");
+    let (code, out, err) = polyscan(&["la", file, "--time-limit", "0.1", "--max-cells", "3"]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(err.contains("more than 3 cells (--max-cells)"), "{err}");
+    let (code, out, err) = polyscan(&["la", file, "--time-limit", "0.1", "--timeout", "0"]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(err.contains("time limit"), "{err}");
+    let (code, out, err) = polyscan(&["la", file, "--time-limit", "0.1", "--max-cells", "100000"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("m > n"), "{out}");
+}

@@ -80,6 +80,9 @@ pub struct LaArgs {
     /// Run the kernel sequence this many times and report the best time [default: 1].
     #[arg(long)]
     pub repeat: Option<u32>,
+    /// Limits of the decomposition that splits open sizes (`n = ?`) into regions.
+    #[command(flatten)]
+    pub limits: super::gen::Limits,
 }
 
 fn parse_size(s: &str) -> Result<(String, u64), String> {
@@ -132,8 +135,8 @@ pub fn run(args: LaArgs) -> Result<(), Diagnostic> {
             "--backend, --size, --scale, --seed, --tolerance and --repeat apply to --emit c and --run only",
         ));
     }
-    let (sol, regions) =
-        la::compile_with_regions(&src, opts).map_err(|e| diagnostic(&args.file, &src, &e))?;
+    let (sol, regions) = la::compile_with_regions_within(&src, opts, &args.limits.stats())
+        .map_err(|e| diagnostic(&args.file, &src, &e))?;
     let out = match (&regions, args.json) {
         (None, true) => la::report::json(&sol),
         (None, false) => la::report::text(&sol),

@@ -36,12 +36,22 @@ pub fn compile_with_regions(
     src: &str,
     opts: search::SearchOptions,
 ) -> Result<(search::Solution, Option<regions::Regions>), LaError> {
+    compile_with_regions_within(src, opts, &cad::LiftStats::default())
+}
+
+/// [`compile_with_regions`] with limits (`max_cells`, `deadline`) on the decomposition that
+/// splits the open sizes into regions.
+pub fn compile_with_regions_within(
+    src: &str,
+    opts: search::SearchOptions,
+    limits: &cad::LiftStats,
+) -> Result<(search::Solution, Option<regions::Regions>), LaError> {
     let p = parse::parse(src)?;
     let sol = search::solve(&p, opts)?;
     let regions = if p.open_sizes.is_empty() {
         None
     } else {
-        Some(regions::split(&p, opts)?)
+        Some(regions::split_within(&p, opts, limits)?)
     };
     Ok((sol, regions))
 }

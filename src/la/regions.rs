@@ -97,6 +97,16 @@ fn at_sizes(p: &Program, values: &[(String, u64)]) -> Program {
 
 /// Splits the space of the open sizes of `p` (at most three) into regions.
 pub fn split(p: &Program, opts: SearchOptions) -> Result<Regions, LaError> {
+    split_within(p, opts, &LiftStats::default())
+}
+
+/// [`split`] with the decomposition's limits (`max_cells`, `deadline`) taken from `limits`;
+/// hitting one is [`LaError::Resource`].
+pub fn split_within(
+    p: &Program,
+    opts: SearchOptions,
+    limits: &LiftStats,
+) -> Result<Regions, LaError> {
     let open: Vec<String> = p.open_sizes.iter().map(|o| o.name.clone()).collect();
     if open.is_empty() || open.len() > 3 {
         return Err(LaError::Resource(format!(
@@ -201,7 +211,11 @@ pub fn split(p: &Program, opts: SearchOptions) -> Result<Regions, LaError> {
             )));
         }
     }
-    let stats = LiftStats::default();
+    let stats = LiftStats {
+        max_cells: limits.max_cells,
+        deadline: limits.deadline,
+        ..LiftStats::default()
+    };
     let cad = Cad::new(formulas, vec![Formula::and(bounds)], open.len(), &stats)
         .map_err(|e| LaError::Resource(format!("region splitting: {e}")))?;
     let mut regions: Vec<Region> = Vec::new();
