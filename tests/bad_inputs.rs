@@ -817,3 +817,46 @@ fn huge_coefficients_verify() {
         assert!(out.contains("ok"), "{id}: {out}");
     }
 }
+
+/// `-o /dev/null` writes to the device and leaves it one: an atomic rename over it would
+/// replace the machine's /dev/null by a regular file (it happened once, and broke cargo).
+#[cfg(unix)]
+#[test]
+fn output_to_a_device_is_written_not_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    let null = std::path::Path::new("/dev/null");
+    let is_device = || {
+        std::fs::metadata(null)
+            .map(|m| m.file_type().is_char_device())
+            .unwrap_or(false)
+    };
+    assert!(
+        is_device(),
+        "/dev/null is not a character device before the test"
+    );
+    let dir = tempfile::tempdir().expect("scratch directory");
+    let input = dir.path().join("d.pset");
+    std::fs::write(&input, "[n] -> { S[i] : 0 <= i <= n }").expect("write input");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_polyscan"))
+        .args(["gen", input.to_str().unwrap_or(""), "-o", "/dev/null"])
+        .output()
+        .expect("run polyscan");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(is_device(), "polyscan gen -o /dev/null replaced the device");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_polyscan"))
+        .args([
+            "gen",
+            input.to_str().unwrap_or(""),
+            "-o",
+            dir.path().to_str().unwrap_or(""),
+        ])
+        .output()
+        .expect("run polyscan");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is a directory"));
+}

@@ -317,6 +317,21 @@ pub fn write_atomically(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), Diag
             format!("cannot write {}: {e}", path.display()),
         )
     };
+    // A device, pipe or socket (`-o /dev/null`, `-o /dev/stdout`) is written to, never
+    // replaced: renaming a file over /dev/null would turn it into a regular file for
+    // every other program on the machine.
+    if let Ok(meta) = std::fs::metadata(path) {
+        if meta.is_dir() {
+            return Err(fail(std::io::Error::other("it is a directory")));
+        }
+        if !meta.is_file() {
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(fail)?;
+            return f.write_all(bytes.as_ref()).map_err(fail);
+        }
+    }
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
     tmp.write_all(bytes.as_ref()).map_err(fail)?;
     keep_usual_permissions(tmp.as_file(), path).map_err(fail)?;
