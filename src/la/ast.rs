@@ -79,6 +79,25 @@ pub struct OpenSize {
 }
 
 impl Program {
+    /// Recomputes every operand's rows and columns from its named dimensions, after the
+    /// values in `sizes` changed (operands declared with literal dimensions keep them).
+    pub fn resize_operands(&mut self) {
+        let sizes = &self.sizes;
+        let size_of = |name: &Option<String>, old: u64| match name {
+            Some(n) => sizes.iter().find(|(m, _)| m == n).map_or(old, |(_, v)| *v),
+            None => old,
+        };
+        let dims: Vec<(u64, u64)> = self
+            .operands
+            .iter()
+            .map(|o| (size_of(&o.dims.0, o.rows), size_of(&o.dims.1, o.cols)))
+            .collect();
+        for (o, (r, c)) in self.operands.iter_mut().zip(dims) {
+            o.rows = r;
+            o.cols = c;
+        }
+    }
+
     /// Rows and columns of an expression (already checked by the parser).
     pub fn shape(&self, e: &Expr) -> (u64, u64) {
         match e {

@@ -574,23 +574,7 @@ pub fn scaled(p: &Program, divisor: u64, min: u64) -> Program {
     for (_, v) in q.sizes.iter_mut() {
         *v = (*v / divisor.max(1)).max(min);
     }
-    let size_of = |name: &Option<String>, old: u64| match name {
-        Some(n) => q
-            .sizes
-            .iter()
-            .find(|(m, _)| m == n)
-            .map_or(old, |(_, v)| *v),
-        None => old,
-    };
-    let ops: Vec<(u64, u64)> = q
-        .operands
-        .iter()
-        .map(|o| (size_of(&o.dims.0, o.rows), size_of(&o.dims.1, o.cols)))
-        .collect();
-    for (o, (r, c)) in q.operands.iter_mut().zip(ops) {
-        o.rows = r;
-        o.cols = c;
-    }
+    q.resize_operands();
     q
 }
 

@@ -146,23 +146,7 @@ pub fn resize(
         }
         slot.1 = *value;
     }
-    let size_of = |name: &Option<String>, old: u64| match name {
-        Some(n) => q
-            .sizes
-            .iter()
-            .find(|(m, _)| m == n)
-            .map_or(old, |(_, v)| *v),
-        None => old,
-    };
-    let dims: Vec<(u64, u64)> = q
-        .operands
-        .iter()
-        .map(|o| (size_of(&o.dims.0, o.rows), size_of(&o.dims.1, o.cols)))
-        .collect();
-    for (o, (r, c)) in q.operands.iter_mut().zip(dims) {
-        o.rows = r;
-        o.cols = c;
-    }
+    q.resize_operands();
     for (o, orig) in q.operands.iter().zip(&p.operands) {
         if (o.rows, o.cols) == (orig.rows, orig.cols) {
             continue;
