@@ -340,7 +340,7 @@ pub fn c_body(body: &str) -> String {
 }
 
 /// `[expr]` starting at `at` (nested brackets allowed): its text and the index after it.
-fn subscript(chars: &[char], at: usize) -> Option<(String, usize)> {
+pub(crate) fn subscript(chars: &[char], at: usize) -> Option<(String, usize)> {
     if chars.get(at) != Some(&'[') {
         return None;
     }

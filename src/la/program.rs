@@ -28,6 +28,7 @@ use super::lower::{Alpha, Arg, Op, Step};
 use super::norm::Env;
 use super::properties::{Prop, Props};
 use super::search::Solution;
+use crate::kernel::subscript;
 
 /// Where the kernels of the sequence come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -558,26 +559,6 @@ fn rewrite_body(body: &str, scalars: &[(&str, String)]) -> String {
         i = j;
     }
     out
-}
-
-fn subscript(chars: &[char], at: usize) -> Option<(String, usize)> {
-    if chars.get(at) != Some(&'[') {
-        return None;
-    }
-    let mut depth = 0;
-    for (k, &c) in chars.iter().enumerate().skip(at) {
-        match c {
-            '[' => depth += 1,
-            ']' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some((chars[at + 1..k].iter().collect(), k + 1));
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }
 
 /// How a catalogue array name is bound in a nest.
