@@ -336,6 +336,14 @@ const GEN: &[Case] = &[
         needles: &["this power expands to up to 19600 terms", "column 49"],
     },
     Case {
+        id: "power-of-power-degree",
+        cmd: "gen",
+        input: "{ S[i] : 0 <= i <= 3 and 0 <= (i^818 + 1)^16 }",
+        args: &[],
+        code: 2,
+        needles: &["this power raises a variable to the power 13088 (at most 10000)", "column 43"],
+    },
+    Case {
         id: "huge-constant-power",
         cmd: "gen",
         input: "{ S[x, y] : 0 <= x <= 3 and 0 <= y and 2y^2 <= 44444448884444444444444^4462 }",

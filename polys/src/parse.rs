@@ -76,6 +76,15 @@ fn expanded_size(base: &Poly, e: u32) -> Option<u64> {
     terms.checked_mul(per.max(1))
 }
 
+/// The largest exponent of any variable in `p`.
+fn largest_exponent(p: &Poly) -> u64 {
+    p.terms()
+        .iter()
+        .flat_map(|(m, _)| m.exps().iter().copied())
+        .max()
+        .map_or(0, u64::from)
+}
+
 /// `C(e + t - 1, t - 1)`, a bound on the number of terms of `base^e` for `t` terms in
 /// `base`; `None` when it does not fit in `u64`.
 fn expanded_terms(base: &Poly, e: u32) -> Option<u64> {
@@ -303,6 +312,24 @@ impl<'a> Parser<'a> {
                             format!("this product expands to more than {MAX_EXPANDED_BITS} bits of coefficients"),
                         ));
                     }
+                    // Every exponent must stay one the parser accepts, so that printed
+                    // polynomials parse back.
+                    // (The degree in a variable of a product over Z is the sum of the
+                    // factors' degrees in it: leading coefficients do not cancel.)
+                    let exponent = acc
+                        .vars()
+                        .into_iter()
+                        .chain(factor.vars())
+                        .map(|v| u64::from(acc.degree(v)) + u64::from(factor.degree(v)))
+                        .max()
+                        .unwrap_or(0);
+                    if exponent > u64::from(MAX_EXPONENT) {
+                        return Err(error(
+                            self.src,
+                            at,
+                            format!("this product raises a variable to the power {exponent} (at most {MAX_EXPONENT})"),
+                        ));
+                    }
                     if bits(&acc) + bits(&factor) > MAX_COEFFICIENT_BITS {
                         return Err(error(
                             self.src,
@@ -365,6 +392,16 @@ impl<'a> Parser<'a> {
                     })?;
                 if *self.peek() == Tok::Caret {
                     return Err(self.err("chained exponents are ambiguous: add parentheses"));
+                }
+                let exponent = largest_exponent(&base) * u64::from(e);
+                if exponent > u64::from(MAX_EXPONENT) {
+                    return Err(error(
+                        self.src,
+                        at,
+                        format!(
+                            "this power raises a variable to the power {exponent} (at most {MAX_EXPONENT})"
+                        ),
+                    ));
                 }
                 if let Some(t) = expanded_terms(&base, e).filter(|&t| t > MAX_EXPANDED_TERMS) {
                     return Err(error(
