@@ -18,7 +18,7 @@ use crate::float_interval::FloatInterval;
 use crate::interval::Interval;
 use crate::isolate::{isolate_roots, RootInterval};
 use crate::upoly::UPoly;
-use num_traits::{Signed, Zero};
+use num_traits::{One, Signed, ToPrimitive, Zero};
 use polys::{BigRational, Coeff, Int, Poly};
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -239,6 +239,9 @@ fn power_tables(p: &Poly, values: &[(usize, &BigRational)]) -> Vec<(usize, Vec<I
 /// The sign of `p` at a point where every variable of `p` has a rational value in
 /// `values`: the sign of `p(values) * prod d^deg_v(p)`, summed term by term.
 fn rational_value_sign(p: &Poly, values: &[(usize, &BigRational)]) -> i32 {
+    if let Some(s) = small_integer_value_sign(p, values) {
+        return s;
+    }
     let powers = power_tables(p, values);
     let mut sum = Int::zero();
     for (m, c) in p.terms() {
@@ -250,6 +253,34 @@ fn rational_value_sign(p: &Poly, values: &[(usize, &BigRational)]) -> i32 {
         sum.add_assign(&t);
     }
     sum.signum()
+}
+
+/// The sign of `p` at an integer point whose coordinates and coefficients are machine
+/// words, in `i128` with overflow checks; `None` (the general path decides) on a
+/// denominator, a big number or an overflow. Lifting samples sectors at integers, so
+/// this is the query the cascade meets most, and building power tables of big integers
+/// for it cost ten times the arithmetic.
+fn small_integer_value_sign(p: &Poly, values: &[(usize, &BigRational)]) -> Option<i32> {
+    let mut point = [0i64; 16];
+    for &(v, r) in values {
+        if !One::is_one(r.denom()) {
+            return None;
+        }
+        *point.get_mut(v)? = ToPrimitive::to_i64(r.numer())?;
+    }
+    let mut sum: i128 = 0;
+    for (m, c) in p.terms() {
+        let Int::Small(c) = c else { return None };
+        let mut t = i128::from(*c);
+        for (v, &e) in m.exps().iter().enumerate() {
+            let x = i128::from(*point.get(v)?);
+            for _ in 0..e {
+                t = t.checked_mul(x)?;
+            }
+        }
+        sum = sum.checked_add(t)?;
+    }
+    Some(sum.signum() as i32)
 }
 
 /// `p` with every `x_v = n/d` of `values` substituted in one pass over the terms, times

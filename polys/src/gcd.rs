@@ -140,6 +140,7 @@ fn coprime_by_specialisation<C: Coeff>(a: &Poly<C>, b: &Poly<C>, v: usize) -> bo
     }
     const VALUES: [i64; 6] = [2, -3, 5, 7, -11, 13];
     for attempt in 0..3 {
+        // Another point only where a leading coefficient vanished at this one.
         let point: Vec<(usize, C)> = others
             .iter()
             .enumerate()
@@ -154,10 +155,11 @@ fn coprime_by_specialisation<C: Coeff>(a: &Poly<C>, b: &Poly<C>, v: usize) -> bo
         if la.is_zero() || lb.is_zero() {
             continue;
         }
+        // Several primes failed to separate the images: a common factor is all but
+        // certain (CAD projection meets them as squares from resultants), and exact gcds
+        // of further specialisations would only repeat the PRS that follows.
         let (sa, sb) = (a.partial_eval(&point), b.partial_eval(&point));
-        if coprime_mod_p(&sa, &sb, v) || sa.gcd(&sb).degree(v) == 0 {
-            return true;
-        }
+        return coprime_mod_p(&sa, &sb, v);
     }
     false
 }
