@@ -12,10 +12,11 @@ use crate::expr::Expr;
 use cad::lift::{Bound, Cell, CellKind};
 use cad::{sign_at, Algebraic, SignStats};
 use polys::{Coeff, Int, Poly};
+use std::cell::RefCell;
 use thiserror::Error;
 
 /// How a root becomes an integer bound.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Round {
     /// Smallest integer strictly above the root: `floor(r) + 1`.
     StrictLower,
@@ -54,6 +55,34 @@ pub struct RootSite<'a> {
     pub basis: &'a [Poly],
     /// Number of real roots of each basis polynomial over the parent cell.
     pub nroots: &'a [usize],
+    /// Where the sign queries about the site are recorded, for a caller that memoises
+    /// bounds (see [`Transcript`]).
+    pub transcript: Option<&'a RefCell<Transcript>>,
+}
+
+/// The sign queries [`root_bound`] asked about its site, with their answers. Apart from
+/// the polynomial, the root's index and count and the rounding, those answers are all a
+/// bound over a cell of positive dimension depends on: at another cell where every query
+/// has the same answer, the same code path builds the same expression, so a caller may
+/// reuse it instead of redoing the polynomial arithmetic (discriminants, square-root
+/// tests, content removal) that dominates lowering. `opaque`: the bound also read the
+/// stack (roots of degree 3 and more), and must not be reused.
+#[derive(Debug, Default)]
+pub struct Transcript {
+    pub queries: Vec<(Poly, i32)>,
+    pub opaque: bool,
+}
+
+impl RootSite<'_> {
+    /// The sign of `p` at the parent cell's sample, recorded in the transcript.
+    fn sign(&self, p: &Poly) -> Result<i32, BoundError> {
+        let s =
+            sign_at(p, self.prefix, self.stats).map_err(|e| BoundError::Internal(e.to_string()))?;
+        if let Some(t) = self.transcript {
+            t.borrow_mut().queries.push((p.clone(), s));
+        }
+        Ok(s)
+    }
 }
 
 /// The bound for root `j` (1-based) of `f` in variable `k = site.prefix.len()`, where `f`
@@ -81,8 +110,7 @@ pub fn root_bound(
     // Leading coefficients that vanish on the cell (all coefficients are projection
     // factors then, so they vanish on the whole cell) do not count.
     while let Some(c) = coeffs.last() {
-        let s =
-            sign_at(c, site.prefix, site.stats).map_err(|e| BoundError::Internal(e.to_string()))?;
+        let s = site.sign(c)?;
         if s != 0 {
             if s < 0 {
                 coeffs = coeffs.iter().map(Poly::neg).collect();
@@ -106,8 +134,7 @@ pub fn root_bound(
             let disc = b.mul(b).sub(&a.mul(c).scale(&Int::from(4)));
             if let Some(q) = square_root(&disc) {
                 // sqrt(q^2) = |q|, and q has one sign on the cell: no square root at run time.
-                let s = sign_at(&q, site.prefix, site.stats)
-                    .map_err(|e| BoundError::Internal(e.to_string()))?;
+                let s = site.sign(&q)?;
                 let sq = if s < 0 { q.neg() } else { q };
                 let num = if j == 2 {
                     b.neg().add(&sq)
@@ -128,8 +155,7 @@ pub fn root_bound(
             // a x^e + c: x^e = -c/a, an integer e-th root of a rational function.
             let e = (n - 1) as u32;
             let (a, c) = (&coeffs[n - 1], &coeffs[0]);
-            let sc = sign_at(c, site.prefix, site.stats)
-                .map_err(|e| BoundError::Internal(e.to_string()))?;
+            let sc = site.sign(c)?;
             // |x|^e = |c|/a; the root is -|.|^(1/e) for the lower of two roots or when
             // x^e is negative (odd e).
             let abs_c = if sc > 0 { c.clone() } else { c.neg() };
@@ -369,6 +395,9 @@ fn divide(num: Expr, den: Poly, ceil: bool) -> Expr {
 /// them), or a Cauchy bound where there is none. `None` if the stack has no section of
 /// that root or `f` does not change sign there.
 fn root_search(f: &Poly, coeffs: &[Poly], j: usize, site: &RootSite, round: Round) -> Option<Expr> {
+    if let Some(t) = site.transcript {
+        t.borrow_mut().opaque = true;
+    }
     let k = site.prefix.len();
     let fi = site.basis.iter().position(|b| b == f)?;
     let holds = |c: &Cell, poly: usize| match &c.lower {

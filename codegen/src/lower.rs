@@ -10,13 +10,15 @@
 //!   (checked by running both, so it needs no convexity assumption).
 
 use crate::ast::Node;
-use crate::bounds::{root_bound, RootSite, Round};
+use crate::bounds::{root_bound, RootSite, Round, Transcript};
 use crate::error::GenError;
 use crate::expr::Expr;
 use crate::interp::instances_at;
 use cad::lift::{Bound, Cell, CellKind, Prune};
-use cad::{Algebraic, Cad, SignStats};
-use polys::{Coeff, Int, Vars};
+use cad::{sign_at, Algebraic, Cad, SignStats};
+use polys::{Coeff, Int, Poly, Vars};
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// Largest constant range whose instances are compared point by point when merging.
 const MERGE_RANGE: i64 = 64;
@@ -54,14 +56,23 @@ enum Item {
     Excluded,
 }
 
+/// Bounds built over cells of positive dimension, by (level, basis polynomial, root index,
+/// number of roots, rounding), each with the sign queries that decided it. The cells of a
+/// decomposition repeat a few bounds many times (steinmetz asks 548 bounds), and a bound's
+/// polynomial arithmetic costs ten times the queries that replay it.
+type BoundMemo =
+    RefCell<HashMap<(usize, usize, usize, usize, Round), Vec<(Vec<(Poly, i32)>, Expr)>>>;
+
 impl Lowering<'_> {
     /// The whole program.
     pub fn lower(&self) -> Result<Vec<Node>, GenError> {
-        self.stack(&self.cad.cells, &mut Vec::new(), true)
+        let memo = BoundMemo::default();
+        self.stack(&memo, &self.cad.cells, &mut Vec::new(), true)
     }
 
     fn stack(
         &self,
+        memo: &BoundMemo,
         cells: &[Cell],
         prefix: &mut Vec<Algebraic>,
         zero_dim: bool,
@@ -78,7 +89,7 @@ impl Lowering<'_> {
         }
         let mut items = Vec::with_capacity(cells.len());
         for (i, c) in cells.iter().enumerate() {
-            items.push(self.item(cells, i, c, prefix, zero_dim, &nroots)?);
+            items.push(self.item(memo, cells, i, c, prefix, zero_dim, &nroots)?);
         }
         let items = if self.convex {
             absorb_sections(items, cells)
@@ -132,8 +143,10 @@ impl Lowering<'_> {
         Ok(out)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn item(
         &self,
+        memo: &BoundMemo,
         cells: &[Cell],
         i: usize,
         c: &Cell,
@@ -146,7 +159,7 @@ impl Lowering<'_> {
             Some(Prune::False) => return Ok(Item::Excluded),
             None => {}
         }
-        let (lo, hi) = self.range(cells, i, c, prefix, zero_dim, nroots)?;
+        let (lo, hi) = self.range(memo, cells, i, c, prefix, zero_dim, nroots)?;
         if let (Some(l), Some(h)) = (
             lo.as_ref().and_then(Expr::constant_value),
             hi.as_ref().and_then(Expr::constant_value),
@@ -170,7 +183,12 @@ impl Lowering<'_> {
                 })
                 .collect()
         } else {
-            self.stack(&c.children, prefix, zero_dim && c.kind == CellKind::Section)?
+            self.stack(
+                memo,
+                &c.children,
+                prefix,
+                zero_dim && c.kind == CellKind::Section,
+            )?
         };
         let sample = prefix.clone();
         prefix.pop();
@@ -187,8 +205,10 @@ impl Lowering<'_> {
 
     /// The integer range of cell `i` of a stack.
     #[allow(clippy::type_complexity)]
+    #[allow(clippy::too_many_arguments)]
     fn range(
         &self,
+        memo: &BoundMemo,
         cells: &[Cell],
         i: usize,
         c: &Cell,
@@ -204,6 +224,7 @@ impl Lowering<'_> {
             stack: cells,
             basis: &self.cad.projection.levels[k],
             nroots,
+            transcript: None,
         };
         let name = self.vars.name(k);
         let bound = |b: &Bound,
@@ -216,10 +237,44 @@ impl Lowering<'_> {
                     let r = refs[0];
                     let f = &self.cad.projection.levels[k][r.poly];
                     let value = value.expect("a finite bound is a neighbouring section");
-                    Ok(Some(
-                        root_bound(f, r.root, nroots[r.poly], value, &site, round, &name)?
-                            .fold_constants(),
-                    ))
+                    if zero_dim {
+                        // Over a point the bound is a constant from `value` itself.
+                        return Ok(Some(
+                            root_bound(f, r.root, nroots[r.poly], value, &site, round, &name)?
+                                .fold_constants(),
+                        ));
+                    }
+                    let key = (k, r.poly, r.root, nroots[r.poly], round);
+                    if let Some(known) = memo.borrow().get(&key) {
+                        for (queries, e) in known {
+                            // Same answers: the same path through `root_bound`.
+                            let mut same = true;
+                            for (q, s) in queries {
+                                if sign_at(q, prefix, self.stats)? != *s {
+                                    same = false;
+                                    break;
+                                }
+                            }
+                            if same {
+                                return Ok(Some(e.clone()));
+                            }
+                        }
+                    }
+                    let transcript = RefCell::new(Transcript::default());
+                    let recording = RootSite {
+                        transcript: Some(&transcript),
+                        ..site
+                    };
+                    let e = root_bound(f, r.root, nroots[r.poly], value, &recording, round, &name)?
+                        .fold_constants();
+                    let t = transcript.into_inner();
+                    if !t.opaque {
+                        memo.borrow_mut()
+                            .entry(key)
+                            .or_default()
+                            .push((t.queries, e.clone()));
+                    }
+                    Ok(Some(e))
                 }
             }
         };
