@@ -18,33 +18,29 @@
 //! right of the panel: the block row of U through the strip solver, the trailing tiles
 //! through the packed path (masked where a tile reaches into the panel's columns).
 
-use super::nest::blocked_nest;
+use super::nest::catalogue_nest;
 use super::runtime::{self, Operands};
 use super::solve::{dispatch, dispatch_gated, size_decls, stored};
 use super::{c_body, header, indent, omp, KernelError, Layout, Request, Uplo};
+use crate::la::kernels::Kernel;
 use std::fmt::Write;
 
 /// Default block size of POTRF and GETRF (all three tile sizes).
 const NB: i64 = 128;
 
 pub fn emit_potrf(req: &Request) -> Result<String, KernelError> {
-    let spec = crate::la::kernels::Kernel::Potrf
-        .spec()
-        .ok_or_else(|| KernelError::Generation("POTRF is missing from the catalogue".into()))?;
     let upper = req.uplo == Some(Uplo::Upper);
     let (ra, ca) = stored(req.layout, "lda");
     // The lower factor L(i, j): A(i, j), or A(j, i) when the upper triangle holds U = L^T.
     let (rs, cs) = if upper { (ca, ra) } else { (ra, ca) };
     // Catalogue S[j, i, k]; loops k, j, i (block column k, then its blocks left to right).
-    let order = [2, 0, 1];
-    let loop_sizes = ["sz_k".to_string(), "sz_j".into(), "sz_i".into()];
-    let nest = blocked_nest(spec.domain, &order, &loop_sizes, true)
-        .map_err(|e| KernelError::Generation(format!("POTRF nest: {e}")))?;
-    if nest.iterators != ["k", "j", "i"] {
-        return Err(KernelError::Generation(
-            "POTRF: expected iterators j, i, k in the catalogue domain".into(),
-        ));
-    }
+    let (spec, nest) = catalogue_nest(
+        Kernel::Potrf,
+        &[2, 0, 1],
+        &["sz_k", "sz_j", "sz_i"],
+        true,
+        &["k", "j", "i"],
+    )?;
     let ops = Operands {
         // Strides as constants where they are 1 (vectorisable packing); B reads A too.
         opa: format!("a[(i) * ({rs}) + (l) * ({cs})]"),
@@ -213,22 +209,17 @@ int64_t polyscan_dpotrf(int64_t N, double *A, int64_t lda)
 }
 
 pub fn emit_getrf(req: &Request) -> Result<String, KernelError> {
-    let spec = crate::la::kernels::Kernel::Getrf
-        .spec()
-        .ok_or_else(|| KernelError::Generation("GETRF is missing from the catalogue".into()))?;
     let col = req.layout == Layout::Col;
     let (rs, cs) = stored(req.layout, "lda");
     // Catalogue S[k, i, j]; loops k, j, i (block step k, then block columns, the block
     // row of U first in each).
-    let order = [0, 2, 1];
-    let loop_sizes = ["sz_k".to_string(), "sz_j".into(), "sz_i".into()];
-    let nest = blocked_nest(spec.domain, &order, &loop_sizes, true)
-        .map_err(|e| KernelError::Generation(format!("GETRF nest: {e}")))?;
-    if nest.iterators != ["k", "j", "i"] {
-        return Err(KernelError::Generation(
-            "GETRF: expected iterators k, i, j in the catalogue domain".into(),
-        ));
-    }
+    let (spec, nest) = catalogue_nest(
+        Kernel::Getrf,
+        &[0, 2, 1],
+        &["sz_k", "sz_j", "sz_i"],
+        true,
+        &["k", "j", "i"],
+    )?;
     let ops = Operands {
         opa: format!("a[(i) * ({rs}) + (l) * ({cs})]"),
         opa_i_contiguous: col,

@@ -14,22 +14,13 @@ const MC: i64 = 1024;
 const NC: i64 = 512;
 
 pub fn emit(req: &Request) -> Result<String, KernelError> {
-    let spec = Kernel::Gemv
-        .spec()
-        .ok_or_else(|| KernelError::Generation("GEMV is missing from the catalogue".into()))?;
     // Loops j, i: column tiles outside, so a tile's x segment is reused by its rows; i
     // innermost (unit stride in column-major) in the partial tiles.
-    let order = [1, 0];
-    let nest = nest::blocked_nest(
-        spec.domain,
-        &order,
-        &["sz_j".to_string(), "sz_i".to_string()],
-        false,
-    )
-    .map_err(|e| KernelError::Generation(format!("GEMV nest: {e}")))?;
-    if nest.full_branches == 0 || nest.iterators != ["j", "i"] {
+    let (spec, nest) =
+        nest::catalogue_nest(Kernel::Gemv, &[1, 0], &["sz_j", "sz_i"], false, &["j", "i"])?;
+    if nest.full_branches == 0 {
         return Err(KernelError::Generation(
-            "GEMV: unexpected tiled nest (no full-tile branch or other iterators)".into(),
+            "GEMV: no full-tile branch in the tiled nest".into(),
         ));
     }
     // Tiles along i write disjoint blocks of y (x and A are only read): the i-tile loops

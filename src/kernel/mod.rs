@@ -393,28 +393,21 @@ pub fn emit(req: &Request) -> Result<String, KernelError> {
     }
     let def = defs::definition(req)?;
     let kernel = req.kernel.catalogue();
-    let spec = kernel.spec().ok_or_else(|| {
-        KernelError::Generation(format!("{} is missing from the catalogue", kernel.name()))
-    })?;
-    // Loops j, l, i: BLIS's jc, pc, ic (the packed panel of op(B) is reused across the
-    // innermost tile loop); i innermost in the partial tiles too.
-    let order = [1, 2, 0];
-    let size_names = ["sz_i", "sz_j", "sz_l"];
-    let loop_sizes: Vec<String> = order.iter().map(|&o| size_names[o].to_string()).collect();
     // Triangular domains: partial tiles (along the diagonal, a large share of the work)
     // run the packed path with masks; rectangular ones keep the generic nest there.
     let masked = def.ops.a_mask.is_some() || def.ops.c_mask.is_some();
-    let nest = nest::blocked_nest(spec.domain, &order, &loop_sizes, masked)
-        .map_err(|e| KernelError::Generation(format!("{} nest: {e}", kernel.name())))?;
+    // Loops j, l, i: BLIS's jc, pc, ic (the packed panel of op(B) is reused across the
+    // innermost tile loop); i innermost in the partial tiles too.
+    let (spec, nest) = nest::catalogue_nest(
+        kernel,
+        &[1, 2, 0],
+        &["sz_j", "sz_l", "sz_i"],
+        masked,
+        &["j", "l", "i"],
+    )?;
     if nest.full_branches == 0 {
         return Err(KernelError::Generation(format!(
             "no full-tile branch in the {} nest",
-            kernel.name()
-        )));
-    }
-    if nest.iterators != ["j", "l", "i"] {
-        return Err(KernelError::Generation(format!(
-            "{}: expected iterators i, j, l in the catalogue domain",
             kernel.name()
         )));
     }

@@ -69,6 +69,35 @@ pub fn permute_domain(domain: &str, order: &[usize]) -> Result<(String, Vec<Stri
     Ok((text, permuted))
 }
 
+/// The catalogue entry of `kernel` and its blocked nest: loops in `order`, loop `p` tiled
+/// by the size named `sizes[p]`. `loops` are the iterator names the emitter's text
+/// assumes, in loop order; a catalogue whose domain names them differently is an error
+/// rather than a kernel that indexes the wrong operand.
+pub fn catalogue_nest(
+    kernel: crate::la::kernels::Kernel,
+    order: &[usize],
+    sizes: &[&str],
+    partial: bool,
+    loops: &[&str],
+) -> Result<(&'static crate::la::kernels::KernelSpec, Nest), super::KernelError> {
+    use super::KernelError::Generation;
+    let name = kernel.name();
+    let spec = kernel
+        .spec()
+        .ok_or_else(|| Generation(format!("{name} is missing from the catalogue")))?;
+    let sizes: Vec<String> = sizes.iter().map(|s| s.to_string()).collect();
+    let nest = blocked_nest(spec.domain, order, &sizes, partial)
+        .map_err(|e| Generation(format!("{name} nest: {e}")))?;
+    if nest.iterators != loops {
+        return Err(Generation(format!(
+            "{name}: expected the loops {} from the catalogue domain, found {}",
+            loops.join(", "),
+            nest.iterators.join(", ")
+        )));
+    }
+    Ok((spec, nest))
+}
+
 /// Generate the tiled, separated nest for `domain` with loops in `order` and one size
 /// name per loop (`sizes[p]` tiles loop `p`).
 pub fn blocked_nest(

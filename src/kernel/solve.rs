@@ -15,9 +15,10 @@
 //! the diagonal with equal i and l sizes runs the strip solver `ps_trsm_diag`; any other
 //! tile runs the catalogue body in the nest's order.
 
-use super::nest::{blocked_nest, Nest};
+use super::nest::{catalogue_nest, Nest};
 use super::runtime::{self, Operands};
 use super::{c_body, header, indent, omp, Diag, KernelError, Layout, Request, Side, Trans, Uplo};
+use crate::la::kernels::Kernel;
 use std::fmt::Write;
 
 /// Index map of one operand of the canonical problem: element (r, c) is
@@ -176,9 +177,6 @@ fn flag_text(req: &Request) -> String {
 const TRSM_NB: i64 = 128;
 
 pub fn emit_trsm(req: &Request) -> Result<String, KernelError> {
-    let spec = crate::la::kernels::Kernel::Trsm
-        .spec()
-        .ok_or_else(|| KernelError::Generation("TRSM is missing from the catalogue".into()))?;
     let left = req.side != Some(Side::Right);
     let unit = req.diag == Some(Diag::Unit);
     let (order_ext, cols_ext) = if left { ("M", "N") } else { ("N", "M") };
@@ -186,15 +184,13 @@ pub fn emit_trsm(req: &Request) -> Result<String, KernelError> {
     let x = x.ok_or_else(|| KernelError::Generation("TRSM: no index map for B".into()))?;
     // Loops j, l, i: for each column block, block columns of T left to right, the
     // diagonal tile (i = l) before the tiles below it.
-    let order = [1, 2, 0];
-    let loop_sizes = ["sz_j".to_string(), "sz_l".into(), "sz_i".into()];
-    let nest = blocked_nest(spec.domain, &order, &loop_sizes, true)
-        .map_err(|e| KernelError::Generation(format!("TRSM nest: {e}")))?;
-    if nest.iterators != ["j", "l", "i"] {
-        return Err(KernelError::Generation(
-            "TRSM: expected iterators i, j, l in the catalogue domain".into(),
-        ));
-    }
+    let (spec, nest) = catalogue_nest(
+        Kernel::Trsm,
+        &[1, 2, 0],
+        &["sz_j", "sz_l", "sz_i"],
+        true,
+        &["j", "l", "i"],
+    )?;
     let ops = Operands {
         // Strides as constants where the flags make them 1 (vectorisable packing).
         opa: format!("a[(i) * ({}) + (l) * ({})]", t.rs, t.cs),
@@ -339,9 +335,6 @@ void polyscan_dtrsm(int64_t M, int64_t N, double alpha, const double *A, int64_t
 const TRSV_NB: i64 = 256;
 
 pub fn emit_trsv(req: &Request) -> Result<String, KernelError> {
-    let spec = crate::la::kernels::Kernel::Trsv
-        .spec()
-        .ok_or_else(|| KernelError::Generation("TRSV is missing from the catalogue".into()))?;
     let unit = req.diag == Some(Diag::Unit);
     // No `--openmp` loop: every tile reads the part of the solution the tiles before it
     // wrote, and the only independent tiles (the updates below one diagonal tile) are
@@ -349,19 +342,7 @@ pub fn emit_trsv(req: &Request) -> Result<String, KernelError> {
     let (t, _) = canonical(req, "N", None);
     let rev = t.base != "0";
     // Loops j, i: each block column of T, the diagonal tile first.
-    let order = [1, 0];
-    let nest = blocked_nest(
-        spec.domain,
-        &order,
-        &["sz_j".to_string(), "sz_i".to_string()],
-        true,
-    )
-    .map_err(|e| KernelError::Generation(format!("TRSV nest: {e}")))?;
-    if nest.iterators != ["j", "i"] {
-        return Err(KernelError::Generation(
-            "TRSV: expected iterators i, j in the catalogue domain".into(),
-        ));
-    }
+    let (spec, nest) = catalogue_nest(Kernel::Trsv, &[1, 0], &["sz_j", "sz_i"], true, &["j", "i"])?;
     // Pure updates w[I] -= T[I][J] w[J]: by columns where T's columns are contiguous,
     // else by rows (dot products), so that the inner loop has unit stride.
     let update = if t.rows_adjacent {
@@ -513,9 +494,6 @@ void polyscan_dtrsv(int64_t N, const double *A, int64_t lda, double *X, int64_t 
 const TRTRI_NB: i64 = 128;
 
 pub fn emit_trtri(req: &Request) -> Result<String, KernelError> {
-    let spec = crate::la::kernels::Kernel::Trtri
-        .spec()
-        .ok_or_else(|| KernelError::Generation("TRTRI is missing from the catalogue".into()))?;
     let upper = req.uplo == Some(Uplo::Upper);
     let unit = req.diag == Some(Diag::Unit);
     let (ra, ca) = stored(req.layout, "lda");
@@ -523,15 +501,13 @@ pub fn emit_trtri(req: &Request) -> Result<String, KernelError> {
     let (rs, cs) = if upper { (ca, ra) } else { (ra, ca) };
     // Catalogue S[j, i, k]; loops j, k, i: per block of columns of the inverse, the block
     // columns of L left to right, the diagonal tile before the tiles below it.
-    let order = [0, 2, 1];
-    let loop_sizes = ["sz_j".to_string(), "sz_k".into(), "sz_i".into()];
-    let nest = blocked_nest(spec.domain, &order, &loop_sizes, true)
-        .map_err(|e| KernelError::Generation(format!("TRTRI nest: {e}")))?;
-    if nest.iterators != ["j", "k", "i"] {
-        return Err(KernelError::Generation(
-            "TRTRI: expected iterators j, i, k in the catalogue domain".into(),
-        ));
-    }
+    let (spec, nest) = catalogue_nest(
+        Kernel::Trtri,
+        &[0, 2, 1],
+        &["sz_j", "sz_k", "sz_i"],
+        true,
+        &["j", "k", "i"],
+    )?;
     let ops = Operands {
         opa: format!("a[(i) * ({rs}) + (l) * ({cs})]"),
         opa_i_contiguous: rs == "1",
