@@ -293,6 +293,19 @@ impl Algebraic {
             .collect())
     }
 
+    /// Whether the two are stored alike: equal rationals, or roots with the same defining
+    /// polynomial and isolating interval. Implies equality; unlike `==` it never
+    /// refines or computes a gcd, so it suits cache lookups, where a miss is harmless.
+    pub fn same_repr(&self, o: &Algebraic) -> bool {
+        match (self, o) {
+            (Algebraic::Rational(a), Algebraic::Rational(b)) => a == b,
+            (Algebraic::Root(x), Algebraic::Root(y)) => {
+                x.lo == y.lo && x.hi == y.hi && x.poly == y.poly
+            }
+            _ => false,
+        }
+    }
+
     /// The value as a rational, when it is stored as one.
     pub fn to_rational(&self) -> Option<&BigRational> {
         match self {

@@ -20,7 +20,9 @@ use crate::sign::{sign_at, sign_if_cheap, subst_rationals, SignStats};
 use crate::upoly::UPoly;
 use polys::{factor_univariate, Poly};
 use rayon::prelude::*;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
 
 /// One end of a cell along its variable.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -120,7 +122,14 @@ pub struct Lifter<'a> {
     /// polynomials (level, index) that divide it: on a section of one of those it is 0
     /// with no arithmetic at all. Built once, since lifting asks at every section.
     divisors: Vec<(Poly, Vec<(usize, usize)>)>,
+    /// Roots already isolated, per basis polynomial (level, index): the coordinates of
+    /// the variables it has, and its roots there (see [`Lifter::memo_roots`]).
+    roots_memo: Mutex<HashMap<(usize, usize), Vec<(Vec<Algebraic>, Vec<Algebraic>)>>>,
 }
+
+/// Entries kept per basis polynomial; beyond them roots are isolated afresh (the memo
+/// pays off through the few coordinates that recur, not through a long search).
+const ROOTS_MEMO_ENTRIES: usize = 64;
 
 struct Nullified;
 
@@ -167,6 +176,7 @@ impl<'a> Lifter<'a> {
             pruning,
             stats,
             divisors,
+            roots_memo: Mutex::new(HashMap::new()),
         }
     }
 
@@ -278,7 +288,7 @@ impl<'a> Lifter<'a> {
                 invalid.push((k, i));
                 continue;
             }
-            let rs = match self.roots_over(f, prefix, k)? {
+            let rs = match self.memo_roots(f, (k, i), prefix)? {
                 Ok(rs) => rs,
                 // All coefficients are projection factors: f vanishes on the whole
                 // cylinder, and a polynomial that is zero everywhere bounds nothing.
@@ -475,6 +485,41 @@ impl<'a> Lifter<'a> {
             let b = &self.levels[level][r.poly];
             b.degree(level) <= p.degree(level) && (b == p || p.div_exact(b).is_some())
         })
+    }
+
+    /// [`Lifter::roots_over`] through the memo. A polynomial of level `k` rarely has every
+    /// variable below it (steinmetz: `y^2 + z^2 - a^2` has no `x`), so cylinders over cells
+    /// that differ only in the missing coordinates ask for the same roots, and those that
+    /// recur are the costly ones: sections such as `y = a/sqrt(2)` recur in every cell of
+    /// `x`, and their roots need resultants. Coordinates match by representation (the same
+    /// defining polynomial and interval, which deterministic isolation reproduces), so a
+    /// hit is always the same number; a miss only costs the isolation.
+    fn memo_roots(
+        &self,
+        f: &Poly,
+        key: (usize, usize),
+        prefix: &[Algebraic],
+    ) -> Result<Result<Vec<Algebraic>, Nullified>, CadError> {
+        let k = key.0;
+        let vars: Vec<usize> = (0..k).filter(|&v| f.has_var(v)).collect();
+        let same = |a: &[Algebraic]| a.iter().zip(&vars).all(|(x, &v)| x.same_repr(&prefix[v]));
+        if let Some(entries) = self.roots_memo.lock().ok().and_then(|m| {
+            m.get(&key)
+                .and_then(|es| es.iter().find(|(c, _)| same(c)).map(|(_, r)| r.clone()))
+        }) {
+            return Ok(Ok(entries));
+        }
+        let out = self.roots_over(f, prefix, k)?;
+        if let (Ok(rs), Ok(mut m)) = (&out, self.roots_memo.lock()) {
+            let es = m.entry(key).or_default();
+            if es.len() < ROOTS_MEMO_ENTRIES {
+                es.push((
+                    vars.iter().map(|&v| prefix[v].clone()).collect(),
+                    rs.clone(),
+                ));
+            }
+        }
+        Ok(out)
     }
 
     /// The real roots in `x_k` of `f` specialised at `prefix` (coordinates of
