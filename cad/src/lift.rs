@@ -124,8 +124,11 @@ pub struct Lifter<'a> {
     divisors: Vec<(Poly, Vec<(usize, usize)>)>,
     /// Roots already isolated, per basis polynomial (level, index): the coordinates of
     /// the variables it has, and its roots there (see [`Lifter::memo_roots`]).
-    roots_memo: Mutex<HashMap<(usize, usize), Vec<(Vec<Algebraic>, Vec<Algebraic>)>>>,
+    roots_memo: Mutex<HashMap<(usize, usize), Vec<MemoRoots>>>,
 }
+
+/// The coordinates a basis polynomial has at a sample, and its roots there.
+type MemoRoots = (Vec<Algebraic>, Vec<Algebraic>);
 
 /// Entries kept per basis polynomial; beyond them roots are isolated afresh (the memo
 /// pays off through the few coordinates that recur, not through a long search).
