@@ -1,24 +1,56 @@
 #!/bin/sh
 # The 25 application problems of Linnea's Appendix A (examples/la) at their declared sizes:
 # the chosen kernel sequence with polyscan's generated kernels, the same sequence with
-# OpenBLAS (one thread), and the naive evaluation of the formula (explicit Gauss-Jordan
-# inverses, products left to right), as programs emitted by `polyscan la --emit c`.
-# Prints one markdown table on standard output (progress on standard error).
+# OpenBLAS (one thread), and the naive evaluation of the formula (explicit inverses,
+# products left to right, as Linnea's Julia and numpy baselines do), as programs emitted
+# by `polyscan la --emit c`. Each program also runs the naive evaluation, as the reference
+# of its residuals (the naive time shown is the generated program's). Prints one markdown
+# table on standard output (progress on standard error); the naive column's header names
+# the naive evaluation used, and a cell says "(not BLAS)" if a program ran another one.
 #
 # Usage: sh benches/la_programs.sh [PROBLEM.la ...]        (default: all of examples/la)
+# Needs OpenBLAS (libopenblas-dev): the OpenBLAS column links with it.
 # Environment:
+#   NAIVE            blas: the naive evaluation calls OpenBLAS's DGEMM for products and
+#                    LAPACK's DGETRF + DGETRI for inverses, one thread (-DPS_NAIVE_BLAS,
+#                    linked with -lopenblas): about 3 minutes for all 25 problems at their
+#                    declared sizes per program, 11 minutes for the whole script;
+#                    loops: plain loops with Gauss-Jordan inverses (no library), 0.3 to
+#                    0.7 GFLOP/s, so a08 and a12 to a15 would take 30 to 90 minutes each
+#                    and are skipped by NAIVE_MAX_FLOPS [default blas]
 #   NAIVE_MAX_FLOPS  skip the naive evaluation (and so the residual) when its FLOP count
-#                    (`polyscan la --json`: naive_flops) exceeds this [default 1.2e11]
+#                    (`polyscan la --json`: naive_flops) exceeds this [default: no limit
+#                    with NAIVE=blas, 1.2e11 with loops]
 #   BLAS_NAIVE_MAX_S run the naive evaluation again in the BLAS program (for its own
-#                    residual) only if it took at most this many seconds [default 60]
+#                    residual) only if it took at most this many seconds [default: TIMEOUT
+#                    with NAIVE=blas, 60 with loops]
 #   TIMEOUT          seconds per program run [default 900]
 #   TIME_LIMIT       search time per problem, seconds [default 2]
 #   CC               C compiler [default cc]
 set -eu
 cd "$(dirname "$0")/.."
-NAIVE_MAX_FLOPS=${NAIVE_MAX_FLOPS:-1.2e11}
-BLAS_NAIVE_MAX_S=${BLAS_NAIVE_MAX_S:-60}
+NAIVE=${NAIVE:-blas}
 TIMEOUT=${TIMEOUT:-900}
+case "$NAIVE" in
+  blas)
+    NAIVE_MAX_FLOPS=${NAIVE_MAX_FLOPS:-1e300}
+    BLAS_NAIVE_MAX_S=${BLAS_NAIVE_MAX_S:-$TIMEOUT}
+    naive_cflags="-DPS_NAIVE_BLAS"
+    naive_libs="-lopenblas"
+    naive_head="naive, OpenBLAS + LAPACK (s)"
+    ;;
+  loops)
+    NAIVE_MAX_FLOPS=${NAIVE_MAX_FLOPS:-1.2e11}
+    BLAS_NAIVE_MAX_S=${BLAS_NAIVE_MAX_S:-60}
+    naive_cflags=""
+    naive_libs=""
+    naive_head="naive, loops (s)"
+    ;;
+  *)
+    echo "NAIVE must be blas or loops, not '$NAIVE'" >&2
+    exit 2
+    ;;
+esac
 TIME_LIMIT=${TIME_LIMIT:-2}
 CC=${CC:-cc}
 cargo build --release --quiet
@@ -40,7 +72,7 @@ worst() {
 le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; }
 sci() { awk -v a="$1" 'BEGIN { printf "%.2e", a }'; }
 
-echo "| problem | sizes | kernel sequence | FLOPs | generated (s) | OpenBLAS (s) | naive (s) | naive FLOPs | residual generated | residual OpenBLAS |"
+echo "| problem | sizes | kernel sequence | FLOPs | generated (s) | OpenBLAS (s) | $naive_head | naive FLOPs | residual generated | residual OpenBLAS |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 for f in "$@"; do
   name=$(basename "$f" .la)
@@ -54,9 +86,10 @@ for f in "$@"; do
   done
   gen_flags=""
   if ! le "$naive_flops" "$NAIVE_MAX_FLOPS"; then gen_flags="-DPS_NO_NAIVE"; fi
-  $CC -O2 -march=native $gen_flags "$tmp/generated.c" -o "$tmp/generated" -lm
+  # shellcheck disable=SC2086 # the flag lists are words or empty
+  $CC -O2 -march=native $naive_cflags $gen_flags "$tmp/generated.c" -o "$tmp/generated" -lm $naive_libs
   status=0
-  timeout "$TIMEOUT" "$tmp/generated" > "$tmp/generated.out" 2>&1 || status=$?
+  OPENBLAS_NUM_THREADS=1 timeout "$TIMEOUT" "$tmp/generated" > "$tmp/generated.out" 2>&1 || status=$?
   cat "$tmp/generated.out" >&2
   t_gen=$(field "time kernel sequence" "$tmp/generated.out")
   t_naive=$(field "time naive evaluation" "$tmp/generated.out")
@@ -65,13 +98,19 @@ for f in "$@"; do
     if [ -n "$gen_flags" ]; then t_naive="skipped"; else t_naive="> $TIMEOUT"; fi
   fi
   [ "$status" -eq 0 ] || [ "$status" -eq 124 ] || t_gen="$t_gen (exit $status)"
+  # The program names the naive evaluation it ran: it must be the one asked for.
+  if [ -n "$naive_cflags" ] && [ -z "$gen_flags" ] &&
+    ! grep -q '^naive evaluation: OpenBLAS' "$tmp/generated.out"; then
+    t_naive="$t_naive (not BLAS)"
+  fi
   r_gen=$(worst "$tmp/generated.out")
   blas_flags="-DPS_NO_NAIVE"
   case "$t_naive" in
     skipped|">"*) ;;
     *) if le "$t_naive" "$BLAS_NAIVE_MAX_S"; then blas_flags=""; fi ;;
   esac
-  $CC -O2 -march=native $blas_flags "$tmp/blas.c" -o "$tmp/blas" -lm -lopenblas
+  # shellcheck disable=SC2086
+  $CC -O2 -march=native $naive_cflags $blas_flags "$tmp/blas.c" -o "$tmp/blas" -lm -lopenblas
   status=0
   OPENBLAS_NUM_THREADS=1 timeout "$TIMEOUT" "$tmp/blas" > "$tmp/blas.out" 2>&1 || status=$?
   cat "$tmp/blas.out" >&2

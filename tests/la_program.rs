@@ -1,6 +1,8 @@
 //! `polyscan la --emit c` / `--run`: the 25 application problems compiled and run at small
-//! sizes with both back ends (residual below 1e-8 each), a corrupted kernel caught by the
-//! program's residual check, and the command line's errors and exit codes.
+//! sizes with both back ends (residual below 1e-8 each), a few of them against the naive
+//! evaluation with OpenBLAS and LAPACK (`--naive blas`), a corrupted kernel or naive
+//! evaluation caught by the program's residual check, and the command line's errors and
+//! exit codes.
 //!
 //! The problems are split over a few tests so that cargo's test threads compile them in
 //! parallel (one compile per problem and back end).
@@ -71,7 +73,12 @@ fn openblas_available() -> bool {
 
 /// Runs every problem of `range` (indices into the sorted list) with `backend`.
 fn run_problems(range: std::ops::Range<usize>, backend: &str) {
-    if backend == "blas" && !openblas_available() {
+    run_problems_with(range, backend, "loops");
+}
+
+/// The same with the naive evaluation `naive` (`loops` or `blas`).
+fn run_problems_with(range: std::ops::Range<usize>, backend: &str, naive: &str) {
+    if (backend == "blas" || naive == "blas") && !openblas_available() {
         println!("skipped: libopenblas not found (install libopenblas-dev)");
         return;
     }
@@ -90,6 +97,8 @@ fn run_problems(range: std::ops::Range<usize>, backend: &str) {
             backend,
             "--scale",
             &scale,
+            "--naive",
+            naive,
         ]);
         let residuals: Vec<f64> = out
             .lines()
@@ -98,11 +107,23 @@ fn run_problems(range: std::ops::Range<usize>, backend: &str) {
             .collect();
         let name = p.file_stem().map(|s| s.to_string_lossy().into_owned());
         println!(
-            "{} {backend}: exit {code}, residuals {residuals:?}",
+            "{} {backend}, naive {naive}: exit {code}, residuals {residuals:?}",
             name.unwrap_or_default()
         );
-        if code != 0 || residuals.is_empty() || residuals.iter().any(|r| r.is_nan() || *r >= 1e-8) {
-            failures.push(format!("{file} ({backend}): exit {code}\n{out}\n{err}"));
+        // The program names its naive evaluation: the residuals are against the one asked for.
+        let how = if naive == "blas" {
+            "naive evaluation: OpenBLAS"
+        } else {
+            "naive evaluation: loops"
+        };
+        if code != 0
+            || !out.contains(how)
+            || residuals.is_empty()
+            || residuals.iter().any(|r| r.is_nan() || *r >= 1e-8)
+        {
+            failures.push(format!(
+                "{file} ({backend}, naive {naive}): exit {code}\n{out}\n{err}"
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n---\n"));
@@ -143,6 +164,25 @@ fn problems_a13_to_a25_blas() {
     run_problems(12..25, "blas");
 }
 
+/// The naive evaluation with OpenBLAS products and LAPACK inverses (what the benchmark
+/// uses at the declared sizes) agrees with both back ends: least squares (an inverse of a
+/// product), the ensemble Kalman filter (inverses of sums, TRTRI and LAUUM in the
+/// sequence), randomized inversion (an inverse inside a product of n x n matrices) and
+/// the Kalman filter (three outputs).
+#[test]
+fn problems_against_the_blas_naive_evaluation_generated() {
+    for i in [0, 6, 11, 24] {
+        run_problems_with(i..i + 1, "generated", "blas");
+    }
+}
+
+#[test]
+fn problems_against_the_blas_naive_evaluation_blas() {
+    for i in [0, 6, 11, 24] {
+        run_problems_with(i..i + 1, "blas", "blas");
+    }
+}
+
 fn example(name: &str) -> String {
     format!("{}/examples/la/{name}.la", env!("CARGO_MANIFEST_DIR"))
 }
@@ -150,6 +190,16 @@ fn example(name: &str) -> String {
 /// Emits a program for `problem` at small sizes, applies `corrupt` to its text, compiles and
 /// runs it: (exit status, standard output).
 fn run_edited(problem: &str, backend: &str, corrupt: &dyn Fn(&str) -> String) -> (i32, String) {
+    run_edited_with(problem, backend, false, corrupt)
+}
+
+/// The same, with the naive evaluation by OpenBLAS and LAPACK if `naive_blas`.
+fn run_edited_with(
+    problem: &str,
+    backend: &str,
+    naive_blas: bool,
+    corrupt: &dyn Fn(&str) -> String,
+) -> (i32, String) {
     let dir = tempfile::tempdir().expect("tempdir");
     let c = dir.path().join("prog.c");
     let cs = c.to_string_lossy().into_owned();
@@ -174,12 +224,12 @@ fn run_edited(problem: &str, backend: &str, corrupt: &dyn Fn(&str) -> String) ->
     std::fs::write(&c, corrupt(&text)).expect("write the edited program");
     let exe = dir.path().join("prog");
     let mut cc = Command::new("cc");
-    cc.args(["-O2", "-march=native"])
-        .arg(&c)
-        .arg("-o")
-        .arg(&exe)
-        .arg("-lm");
-    if backend == "blas" {
+    cc.args(["-O2", "-march=native"]);
+    if naive_blas {
+        cc.arg("-DPS_NAIVE_BLAS");
+    }
+    cc.arg(&c).arg("-o").arg(&exe).arg("-lm");
+    if backend == "blas" || naive_blas {
         cc.arg("-lopenblas");
     }
     let built = cc.output().expect("run cc");
@@ -238,6 +288,36 @@ fn a_wrong_blas_call_fails_the_residual_check() {
     assert!(out.contains("RESIDUAL TOO LARGE"), "{out}");
 }
 
+/// The naive evaluation with OpenBLAS is the reference the check trusts, so an error in it
+/// must show too: DGEMM's alpha off by 0.1%, or one entry of the LAPACK inverse off by
+/// 0.1%, in a01 (b = inv(X^T X) X^T y). The untouched program passes and says which
+/// naive evaluation it ran.
+#[test]
+fn a_wrong_blas_naive_evaluation_fails_the_residual_check() {
+    if !openblas_available() {
+        println!("skipped: libopenblas not found (install libopenblas-dev)");
+        return;
+    }
+    let (code, out) = run_edited_with("a01_least_squares", "generated", true, &|t| t.into());
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("naive evaluation: OpenBLAS"), "{out}");
+    assert!(out.contains("result: ok"), "{out}");
+    let (code, out) = run_edited_with("a01_least_squares", "generated", true, &|t| {
+        let call = "(int)a.c, 1.0, a.d,";
+        assert_eq!(t.matches(call).count(), 1, "one DGEMM call in nv_mul");
+        t.replace(call, "(int)a.c, 1.001, a.d,")
+    });
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("RESIDUAL TOO LARGE"), "{out}");
+    let (code, out) = run_edited_with("a01_least_squares", "generated", true, &|t| {
+        let check = "if (info != 0) ps_fail(\"naive: dgetri\", info);";
+        assert_eq!(t.matches(check).count(), 1, "one DGETRI call in nv_inv");
+        t.replace(check, &format!("{check} x.d[0] *= 1.001;"))
+    });
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("RESIDUAL TOO LARGE"), "{out}");
+}
+
 #[test]
 fn emitted_program_is_complete_c_on_standard_output() {
     let (code, out, err) = polyscan(&[
@@ -280,6 +360,8 @@ fn bad_flags_exit_with_2() {
         vec!["-o", "x.c"],
         vec!["--emit", "c", "--json"],
         vec!["--run", "--backend", "fortran"],
+        vec!["--emit", "c", "--naive", "blas"],
+        vec!["--run", "--naive", "fast"],
     ] {
         let mut all = vec!["la", &a19, "--time-limit", "0.05"];
         all.extend(args.iter().copied());

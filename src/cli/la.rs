@@ -34,6 +34,16 @@ pub enum BackendArg {
     Nests,
 }
 
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq, Default)]
+pub enum NaiveArg {
+    /// Plain loops (products left to right, Gauss-Jordan inverses): no library needed.
+    #[default]
+    Loops,
+    /// OpenBLAS's DGEMM and LAPACK's DGETRF + DGETRI, one thread (compiled with
+    /// -DPS_NAIVE_BLAS, linked with -lopenblas): the naive algorithm at library speed.
+    Blas,
+}
+
 #[derive(Args, Debug)]
 pub struct LaArgs {
     /// Problem file in Linnea's input language.
@@ -47,22 +57,27 @@ pub struct LaArgs {
     /// Print a complete C program for the chosen sequence (to standard output, or to
     /// --output): operands allocated at the problem's sizes, inputs filled with
     /// pseudo-random data having the declared properties (--seed), the kernel sequence
-    /// timed, the formula evaluated naively (explicit inverses by Gauss-Jordan, products
-    /// left to right), and the relative residual ||X - X_naive||_F / ||X_naive||_F of
-    /// every output; the program exits with 1 when a residual exceeds --tolerance.
+    /// timed, the formula evaluated naively (explicit inverses, products left to right;
+    /// loops by default, OpenBLAS and LAPACK when compiled with -DPS_NAIVE_BLAS), and the
+    /// relative residual ||X - X_naive||_F / ||X_naive||_F of every output; the program
+    /// exits with 1 when a residual exceeds --tolerance.
     #[arg(long, value_enum, conflicts_with = "json")]
     pub emit: Option<LaEmit>,
     /// Write the program here (atomically) instead of standard output (with --emit).
     #[arg(short, long, requires = "emit")]
     pub output: Option<PathBuf>,
-    /// Compile the program (cc -O2 -march=native, -lopenblas for --backend blas) in a
-    /// temporary directory, run it and print its times and residuals. Exit code 1 when a
-    /// residual exceeds the tolerance, 3 when no C compiler or no OpenBLAS is found.
+    /// Compile the program (cc -O2 -march=native, -lopenblas for --backend blas or
+    /// --naive blas) in a temporary directory, run it and print its times and residuals.
+    /// Exit code 1 when a residual exceeds the tolerance, 3 when no C compiler or no
+    /// OpenBLAS is found.
     #[arg(long, conflicts_with = "json")]
     pub run: bool,
     /// Where the kernels come from (with --emit or --run).
     #[arg(long, value_enum)]
     pub backend: Option<BackendArg>,
+    /// How the program evaluates the formula naively for the residuals (with --run).
+    #[arg(long, value_enum, requires = "run")]
+    pub naive: Option<NaiveArg>,
     /// Run the program at another value of a size, e.g. `--size n=40` (repeatable; after
     /// --scale). The kernel sequence is still the one chosen at the declared sizes.
     #[arg(long = "size", value_name = "NAME=VALUE", value_parser = parse_size)]
@@ -223,7 +238,8 @@ fn program_run(args: &LaArgs, src: &str, opts: SearchOptions) -> Result<(), Diag
     if !args.run {
         return Ok(());
     }
-    let out = compile_and_run(&prog.source, backend, tolerance)?;
+    let naive = args.naive.unwrap_or_default();
+    let out = compile_and_run(&prog.source, backend, naive, tolerance)?;
     let mut text = String::new();
     for (k, how) in &prog.realisation {
         text.push_str(&format!("kernel {k:<10} {how}\n"));
@@ -262,6 +278,7 @@ fn resource(msg: impl Into<String>) -> Diagnostic {
 fn compile_and_run(
     source: &str,
     backend: Backend,
+    naive: NaiveArg,
     tolerance: f64,
 ) -> Result<RunOutput, Diagnostic> {
     let cc = codegen::verify::compiler().ok_or_else(|| {
@@ -269,7 +286,8 @@ fn compile_and_run(
     })?;
     let dir = tempfile::tempdir()
         .map_err(|e| resource(format!("cannot create a temporary directory: {e}")))?;
-    if backend == Backend::Blas {
+    let openblas = backend == Backend::Blas || naive == NaiveArg::Blas;
+    if openblas {
         check_openblas(&cc, dir.path())?;
     }
     let c_file = dir.path().join("prog.c");
@@ -279,12 +297,12 @@ fn compile_and_run(
     let mut cmd = Command::new(&cc);
     cmd.arg("-O2")
         .arg("-march=native")
-        .arg(format!("-DPS_TOL={tolerance:e}"))
-        .arg(&c_file)
-        .arg("-o")
-        .arg(&exe)
-        .arg("-lm");
-    if backend == Backend::Blas {
+        .arg(format!("-DPS_TOL={tolerance:e}"));
+    if naive == NaiveArg::Blas {
+        cmd.arg("-DPS_NAIVE_BLAS");
+    }
+    cmd.arg(&c_file).arg("-o").arg(&exe).arg("-lm");
+    if openblas {
         cmd.arg("-lopenblas");
     }
     let built = cmd
@@ -299,7 +317,7 @@ fn compile_and_run(
         ));
     }
     let mut run = Command::new(&exe);
-    if backend == Backend::Blas {
+    if openblas {
         // One thread, like the generated kernels (the program also asks for it).
         run.env("OPENBLAS_NUM_THREADS", "1");
     }
@@ -332,7 +350,7 @@ fn check_openblas(cc: &str, dir: &Path) -> Result<(), Diagnostic> {
         Ok(())
     } else {
         Err(resource(
-            "--backend blas needs OpenBLAS (libopenblas with CBLAS and LAPACK symbols; e.g. apt-get install libopenblas-dev): linking with -lopenblas failed",
+            "--backend blas and --naive blas need OpenBLAS (libopenblas with CBLAS and LAPACK symbols; e.g. apt-get install libopenblas-dev): linking with -lopenblas failed",
         ))
     }
 }
