@@ -3,12 +3,16 @@
 //! written out as polynomial systems with parametric tile sizes w, h and tile loops
 //! outside point loops (w, h, [p,] t1, t2, o1, o2).
 //!
+//! Times: the median wall time with the default thread pool (parallel lifting), and the
+//! median CPU time of runs on a one-thread pool (from /proc/self/task/*/schedstat), which
+//! is what a single-threaded program is to be compared with: on the parallel runs, idle
+//! rayon workers spin and add CPU time that buys nothing.
+//!
 //! QEPCAD B, when `qepcad` is on PATH, decomposes the same systems in the same run (same
 //! variables and order): its own `d-stat` CPU time of the partial CAD (whole milliseconds,
 //! so the mean over repeated runs, whose rounding dithers), its leaf counts for the partial
-//! and the full CAD, and the ratio of our median CPU time (all threads, from
-//! /proc/self/task/*/schedstat) to its mean. Each QEPCAD run has a time limit; columns
-//! stay empty when it is missing or fails.
+//! and the full CAD, and the ratio of our one-thread CPU median to its mean. Each QEPCAD
+//! run has a time limit; columns stay empty when it is missing or fails.
 //!
 //! Run: `cargo bench -p cad --bench seed` (add a case name to run only matching cases,
 //! `--no-qepcad` to leave QEPCAD out, `--stats` for the counters of one run per case).
@@ -115,7 +119,7 @@ fn main() {
     if exe.is_none() {
         println!("(qepcad is not on PATH or --no-qepcad: no QEPCAD B columns)");
     }
-    println!("| case | projection factors per level | cells | leaves | restarts | median | CPU median | min | max | runs | QEPCAD d-stat mean (runs) | QEPCAD leaves partial / full | ours (CPU) / QEPCAD |");
+    println!("| case | projection factors per level | cells | leaves | restarts | wall median | min | max | runs | CPU median, 1 thread | QEPCAD d-stat mean (runs) | QEPCAD leaves partial / full | ours (CPU, 1 thread) / QEPCAD |");
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (name, vars, constraints) in cases {
         if !filter.is_empty() && !filter.iter().any(|f| name.contains(f.as_str())) {
@@ -128,12 +132,22 @@ fn main() {
         let mut summary = None;
         let budget = Duration::from_secs(20);
         let started = Instant::now();
+        let one_thread = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("a one-thread pool");
         while times.len() < 3 || (started.elapsed() < Duration::from_secs(2) && times.len() < 200) {
             let stats = LiftStats::default();
-            let c0 = process_cpu();
             let t = Instant::now();
             let cad = Cad::new(vec![f.clone()], vec![], vars.len(), &stats).expect("decomposes");
             times.push(t.elapsed());
+            // The same decomposition on one thread, timed in CPU time (the pool's worker
+            // and this thread: the whole process).
+            let c0 = process_cpu();
+            one_thread.install(|| {
+                Cad::new(vec![f.clone()], vec![], vars.len(), &LiftStats::default())
+                    .expect("decomposes")
+            });
             if let (Some(c0), Some(c1)) = (c0, process_cpu()) {
                 cpu.push(c1.saturating_sub(c0));
             }
@@ -179,11 +193,11 @@ fn main() {
             None => "-".into(),
         };
         println!(
-            "| {name} | {levels:?} | {cells} | {leaves} | {restarts} | {median:.3} ms | {} | {:.3} ms | {:.3} ms | {} | {time} | {} / {} | {ratio} |",
-            cpu_median.map_or("-".to_string(), |c| format!("{c:.3} ms")),
+            "| {name} | {levels:?} | {cells} | {leaves} | {restarts} | {median:.3} ms | {:.3} ms | {:.3} ms | {} | {} | {time} | {} / {} | {ratio} |",
             times[0].as_secs_f64() * 1e3,
             times[times.len() - 1].as_secs_f64() * 1e3,
             times.len(),
+            cpu_median.map_or("-".to_string(), |c| format!("{c:.3} ms")),
             count(&q.partial),
             count(&q.full),
         );
