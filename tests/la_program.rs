@@ -190,12 +190,13 @@ fn example(name: &str) -> String {
 /// Emits a program for `problem` at small sizes, applies `corrupt` to its text, compiles and
 /// runs it: (exit status, standard output).
 fn run_edited(problem: &str, backend: &str, corrupt: &dyn Fn(&str) -> String) -> (i32, String) {
-    run_edited_with(problem, backend, false, corrupt)
+    run_edited_with(&example(problem), backend, false, corrupt)
 }
 
-/// The same, with the naive evaluation by OpenBLAS and LAPACK if `naive_blas`.
+/// The same for the problem file `path`, with the naive evaluation by OpenBLAS and
+/// LAPACK if `naive_blas`.
 fn run_edited_with(
-    problem: &str,
+    path: &str,
     backend: &str,
     naive_blas: bool,
     corrupt: &dyn Fn(&str) -> String,
@@ -205,7 +206,7 @@ fn run_edited_with(
     let cs = c.to_string_lossy().into_owned();
     let (code, _, err) = polyscan(&[
         "la",
-        &example(problem),
+        path,
         "--time-limit",
         "0.1",
         "--emit",
@@ -298,18 +299,20 @@ fn a_wrong_blas_naive_evaluation_fails_the_residual_check() {
         println!("skipped: libopenblas not found (install libopenblas-dev)");
         return;
     }
-    let (code, out) = run_edited_with("a01_least_squares", "generated", true, &|t| t.into());
+    let (code, out) = run_edited_with(&example("a01_least_squares"), "generated", true, &|t| {
+        t.into()
+    });
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("naive evaluation: OpenBLAS"), "{out}");
     assert!(out.contains("result: ok"), "{out}");
-    let (code, out) = run_edited_with("a01_least_squares", "generated", true, &|t| {
+    let (code, out) = run_edited_with(&example("a01_least_squares"), "generated", true, &|t| {
         let call = "(int)a.c, 1.0, a.d,";
         assert_eq!(t.matches(call).count(), 1, "one DGEMM call in nv_mul");
         t.replace(call, "(int)a.c, 1.001, a.d,")
     });
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("RESIDUAL TOO LARGE"), "{out}");
-    let (code, out) = run_edited_with("a01_least_squares", "generated", true, &|t| {
+    let (code, out) = run_edited_with(&example("a01_least_squares"), "generated", true, &|t| {
         let check = "if (info != 0) ps_fail(\"naive: dgetri\", info);";
         assert_eq!(t.matches(check).count(), 1, "one DGETRI call in nv_inv");
         t.replace(check, &format!("{check} x.d[0] *= 1.001;"))
@@ -430,4 +433,42 @@ fn missing_compiler_exits_with_3() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(err.contains("compiler"), "{err}");
+}
+
+/// Triangular inverses (both triangles) and the inverse of an SPSD matrix run through the
+/// blocked TRTRI kernel and, for LAUUM, the blocked TRMM; an inverse off by 0.1% in one
+/// entry must fail the check.
+#[test]
+fn triangular_inverses_and_lauum_use_blocked_kernels() {
+    let path = format!("{}/tests/data/la/triangles.la", env!("CARGO_MANIFEST_DIR"));
+    let (code, out, err) = polyscan(&["la", &path, "--run", "--time-limit", "0.5"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("result: ok"), "{out}");
+    let trtri = out
+        .lines()
+        .filter(|l| l.starts_with("kernel TRTRI") && l.contains("polyscan_dtrtri"))
+        .count();
+    assert_eq!(trtri, 3, "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("kernel LAUUM") && l.contains("polyscan_dtrmm")),
+        "{out}"
+    );
+    let (code, out) = run_edited_with(&path, "generated", false, &|t| {
+        // Scale the first inverse's (0, 0) entry after the kernel ran.
+        let at = t.find("ps_fail(\"polyscan_dtrtri\"").expect("a TRTRI call");
+        let end = at + t[at..].find('\n').expect("end of line");
+        let call = &t[..at];
+        let open = call.rfind("polyscan_dtrtri(").expect("the call");
+        let args = &t[open + "polyscan_dtrtri(".len()..];
+        let ptr = args
+            .split(',')
+            .nth(1)
+            .expect("the matrix")
+            .trim()
+            .to_string();
+        format!("{}\n      {ptr}[0] *= 1.001;{}", &t[..end], &t[end..])
+    });
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("RESIDUAL TOO LARGE"), "{out}");
 }
