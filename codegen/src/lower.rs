@@ -40,12 +40,18 @@ pub struct Lowering<'a> {
     pub stmt_args: &'a [Vec<usize>],
 }
 
+/// One end of a cell's integer range: `None` where unbounded. A bound that cannot be
+/// written (a root of degree 3 or more without separators in the stack, say) is kept as
+/// its error: fusion often drops it (neighbouring cells with the same code need no bound
+/// between them), and only a bound that reaches the output is an error.
+type Side = Result<Option<Expr>, GenError>;
+
 /// What one cell contributes.
 enum Item {
-    /// Code over the integer range `[lo, hi]` (`None`: unbounded on that side).
+    /// Code over the integer range `[lo, hi]`.
     Code {
-        lo: Option<Expr>,
-        hi: Option<Expr>,
+        lo: Side,
+        hi: Side,
         body: Vec<Node>,
         /// Cell whose sample describes where the range lies, for error messages.
         sample: Vec<Algebraic>,
@@ -114,6 +120,7 @@ impl Lowering<'_> {
             else {
                 continue;
             };
+            let (lo, hi) = (lo?, hi?);
             if k < self.nparams {
                 match (lo, hi) {
                     (None, None) => out.extend(body),
@@ -159,11 +166,9 @@ impl Lowering<'_> {
             Some(Prune::False) => return Ok(Item::Excluded),
             None => {}
         }
-        let (lo, hi) = self.range(memo, cells, i, c, prefix, zero_dim, nroots)?;
-        if let (Some(l), Some(h)) = (
-            lo.as_ref().and_then(Expr::constant_value),
-            hi.as_ref().and_then(Expr::constant_value),
-        ) {
+        let (lo, hi) = self.range(memo, cells, i, c, prefix, zero_dim, nroots);
+        let constant = |s: &Side| s.as_ref().ok()?.as_ref()?.constant_value();
+        if let (Some(l), Some(h)) = (constant(&lo), constant(&hi)) {
             if l > h {
                 return Ok(Item::NoPoints);
             }
@@ -203,7 +208,7 @@ impl Lowering<'_> {
         })
     }
 
-    /// The integer range of cell `i` of a stack.
+    /// The integer range of cell `i` of a stack, each end computed or the reason why not.
     #[allow(clippy::type_complexity)]
     #[allow(clippy::too_many_arguments)]
     fn range(
@@ -215,7 +220,7 @@ impl Lowering<'_> {
         prefix: &[Algebraic],
         zero_dim: bool,
         nroots: &[usize],
-    ) -> Result<(Option<Expr>, Option<Expr>), GenError> {
+    ) -> (Side, Side) {
         let k = prefix.len();
         let site = RootSite {
             prefix,
@@ -278,20 +283,20 @@ impl Lowering<'_> {
                 }
             }
         };
-        Ok(match c.kind {
+        match c.kind {
             CellKind::Section => (
-                bound(&c.lower, Some(&c.sample), Round::Lower)?,
-                bound(&c.upper, Some(&c.sample), Round::Upper)?,
+                bound(&c.lower, Some(&c.sample), Round::Lower),
+                bound(&c.upper, Some(&c.sample), Round::Upper),
             ),
             CellKind::Sector => {
                 let below = i.checked_sub(1).map(|j| &cells[j].sample);
                 let above = cells.get(i + 1).map(|n| &n.sample);
                 (
-                    bound(&c.lower, below, Round::StrictLower)?,
-                    bound(&c.upper, above, Round::StrictUpper)?,
+                    bound(&c.lower, below, Round::StrictLower),
+                    bound(&c.upper, above, Round::StrictUpper),
                 )
             }
-        })
+        }
     }
 
     /// Over a fixed outer point: merges neighbouring runs when one's code runs exactly
@@ -310,10 +315,10 @@ impl Lowering<'_> {
                     }),
                     Item::Code { lo, hi, body, .. },
                 ) => {
-                    let range = |a: &Option<Expr>, b: &Option<Expr>| {
+                    let range = |a: &Side, b: &Side| {
                         Some((
-                            a.as_ref()?.constant_value()?.to_i64()?,
-                            b.as_ref()?.constant_value()?.to_i64()?,
+                            a.as_ref().ok()?.as_ref()?.constant_value()?.to_i64()?,
+                            b.as_ref().ok()?.as_ref()?.constant_value()?.to_i64()?,
                         ))
                     };
                     match (range(prev_lo, prev_hi), range(lo, hi)) {
