@@ -160,6 +160,24 @@ impl<C: Coeff> Poly<C> {
         if m == 0 {
             return a[0].pow(n as u32);
         }
+        // A factor of degree 1 (bounds like `y - 10` meet every other constraint in CAD
+        // projection): Res(a1 y + a0, g) = sum b_i (-a0)^i a1^(n-i), one Horner pass
+        // instead of a remainder sequence; Res(g, f) = (-1)^(n m) Res(f, g).
+        if m == 1 || n == 1 {
+            let (f, g, swapped) = if m == 1 { (&a, &b, false) } else { (&b, &a, true) };
+            let k = g.len() - 1;
+            let neg_a0 = f[0].neg();
+            // Homogeneous Horner: after the step for i, acc = sum_{j>=i} b_j (-a0)^(j-i) a1^(k-j).
+            let mut acc = g[k].clone();
+            let mut a1_pow = f[1].clone();
+            for i in (0..k).rev() {
+                acc = acc.mul(&neg_a0).add(&g[i].mul(&a1_pow));
+                if i > 0 {
+                    a1_pow = a1_pow.mul(&f[1]);
+                }
+            }
+            return if swapped && k % 2 == 1 { acc.neg() } else { acc };
+        }
         let mut sign = 1;
         if m < n {
             std::mem::swap(&mut a, &mut b);
