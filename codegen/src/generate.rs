@@ -27,9 +27,10 @@ pub struct GenOptions {
     /// Per statement: the values its macro receives, as polynomials over the file's
     /// variables (tiling passes the original coordinates); `None`: its iterators.
     pub calls: Option<Vec<Vec<Poly>>>,
-    /// Scan tiled problems and single polyhedra by Fourier–Motzkin elimination where every
-    /// constraint is linear in each loop variable with a coefficient of known sign (see
-    /// `linear`: max/min bounds instead of cells, as isl prints them); the CAD otherwise.
+    /// Scan affine inputs (unions of polyhedra, several statements, schedules: see
+    /// `union`) and tiled problems (where every constraint is linear in each loop
+    /// variable with a coefficient of known sign: see `linear`) by Fourier–Motzkin
+    /// elimination, max/min bounds instead of cells, as isl prints them; the CAD otherwise.
     pub linear: bool,
     /// Full/partial tile separation for the linear scanner (over the file's variables).
     pub separation: Option<Separation>,
@@ -175,7 +176,8 @@ pub fn generate(
         })
         .collect();
     let tiled = calls.is_some();
-    if opts.linear && (tiled || (ntime == 0 && is_polyhedron(problem))) {
+    let affine = !tiled && is_affine(problem);
+    if opts.linear && (tiled || affine) {
         let call_exprs: Vec<Vec<Expr>> = match &calls {
             Some(cs) => cs
                 .iter()
@@ -199,11 +201,20 @@ pub fn generate(
             calls: &call_exprs,
             separation: separation.as_ref(),
         };
-        let scanned = match crate::linear::scan(&input) {
-            // The CAD names where the domain is unbounded; let it say so.
-            Err(GenError::Unbounded { .. }) if !tiled => None,
-            other => other?,
+        // Unions of polyhedra (statements, disjunctions, `!=`, schedules) first; single
+        // polyhedra it leaves go to the Fourier-Motzkin scanner of one polyhedron.
+        let mut scanned = if affine {
+            crate::union::scan(&input)
+        } else {
+            None
         };
+        if scanned.is_none() && (tiled || (ntime == 0 && is_polyhedron(problem))) {
+            scanned = match crate::linear::scan(&input) {
+                // The CAD names where the domain is unbounded; let it say so.
+                Err(GenError::Unbounded { .. }) if !tiled => None,
+                other => other?,
+            };
+        }
         if scanned.is_none() && tiled {
             return match &opts.clamp {
                 Some(c) => generate_clamped(c, opts, stats),
@@ -366,6 +377,18 @@ fn order_positions(
         out.push(p);
     }
     Ok(out)
+}
+
+/// Every constraint and schedule dimension affine (any number of statements, `and`,
+/// `or`, `not`, `!=`): input for the union scanner.
+fn is_affine(problem: &Problem) -> bool {
+    let affine = |f: &Formula| f.polynomials().iter().all(|p| p.total_degree() <= 1);
+    problem.statements.iter().all(|s| affine(&s.domain))
+        && affine(&problem.context)
+        && problem.schedule.as_ref().is_none_or(|sch| {
+            sch.iter()
+                .all(|e| e.time.iter().all(|t| t.total_degree() <= 1))
+        })
 }
 
 /// One statement whose domain is a conjunction of affine constraints (strict ones are

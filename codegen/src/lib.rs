@@ -15,6 +15,7 @@ mod lower;
 pub mod overflow;
 mod simplify;
 pub mod tiled;
+mod union;
 
 pub use error::GenError;
 pub use generate::{generate, GenOptions, Generated};

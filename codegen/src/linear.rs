@@ -125,7 +125,7 @@ impl Level {
     }
 }
 
-fn div(num: Poly, den: &Poly, ceil: bool) -> Expr {
+pub(crate) fn div(num: Poly, den: &Poly, ceil: bool) -> Expr {
     if den.is_one() {
         Expr::Poly(num)
     } else if ceil {
