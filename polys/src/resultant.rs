@@ -164,7 +164,11 @@ impl<C: Coeff> Poly<C> {
         // projection): Res(a1 y + a0, g) = sum b_i (-a0)^i a1^(n-i), one Horner pass
         // instead of a remainder sequence; Res(g, f) = (-1)^(n m) Res(f, g).
         if m == 1 || n == 1 {
-            let (f, g, swapped) = if m == 1 { (&a, &b, false) } else { (&b, &a, true) };
+            let (f, g, swapped) = if m == 1 {
+                (&a, &b, false)
+            } else {
+                (&b, &a, true)
+            };
             let k = g.len() - 1;
             let neg_a0 = f[0].neg();
             // Homogeneous Horner: after the step for i, acc = sum_{j>=i} b_j (-a0)^(j-i) a1^(k-j).
@@ -176,7 +180,11 @@ impl<C: Coeff> Poly<C> {
                     a1_pow = a1_pow.mul(&f[1]);
                 }
             }
-            return if swapped && k % 2 == 1 { acc.neg() } else { acc };
+            return if swapped && k % 2 == 1 {
+                acc.neg()
+            } else {
+                acc
+            };
         }
         let mut sign = 1;
         if m < n {
