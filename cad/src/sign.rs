@@ -148,6 +148,13 @@ fn cheap_stages(
         stats.rational.fetch_add(1, Relaxed);
         return Ok(Ok(rational_value_sign(p, &rationals)));
     }
+    // Stage 2 on `p` itself first: an outward-rounded f64 evaluation over the rational
+    // coordinates (points where they are integers) and the cached boxes of the algebraic
+    // ones settles most non-zero signs without building the substituted polynomial.
+    if let Some(s) = direct_float_sign(p, &vars, point) {
+        stats.interval.fetch_add(1, Relaxed);
+        return Ok(Ok(s));
+    }
     let mut q = subst_rationals(p, &rationals);
     if let Some(c) = q.constant_value() {
         stats.rational.fetch_add(1, Relaxed);
@@ -442,6 +449,29 @@ pub(crate) fn narrow_root_box(x: &crate::algebraic::RealRoot) -> Option<FloatInt
         }
     }
     Some(FloatInterval { lo, hi })
+}
+
+/// The sign of `p` at `point` when an outward-rounded f64 evaluation over point boxes for
+/// integer coordinates, rounded boxes for other rationals and the roots' cached boxes
+/// excludes 0; `None` otherwise (a zero, a box too wide, or values beyond f64).
+fn direct_float_sign(p: &Poly, vars: &[usize], point: &[Algebraic]) -> Option<i32> {
+    // 2^53: integers up to this size are exact in f64.
+    const EXACT: i64 = 1 << 53;
+    let mut boxes = [FloatInterval { lo: 0.0, hi: 0.0 }; 16];
+    for &v in vars {
+        let b = match &point[v] {
+            Algebraic::Rational(r) => match ToPrimitive::to_i64(r.numer()) {
+                Some(n) if One::is_one(r.denom()) && n.abs() <= EXACT => FloatInterval {
+                    lo: n as f64,
+                    hi: n as f64,
+                },
+                _ => FloatInterval::of_rational(r)?,
+            },
+            Algebraic::Root(x) => x.float_box()?,
+        };
+        *boxes.get_mut(v)? = b;
+    }
+    FloatInterval::enclose(p, &boxes).and_then(FloatInterval::sign)
 }
 
 /// Half-width of a verified Newton box, relative to the root.
