@@ -20,6 +20,7 @@
 //! set).
 
 mod common;
+mod grid;
 
 use common::{c_compiler, first_difference, random_domain, run_domains, Domain};
 use std::path::PathBuf;
@@ -206,20 +207,6 @@ fn param_grid(src: &str, nparams: usize) -> Vec<Vec<i64>> {
         })
         .filter(|v: &Vec<i64>| v.len() == nparams)
         .collect();
-    let values = [-2i64, -1, 0, 1, 2, 3, 5];
-    let mut grid = vec![vec![]];
-    for _ in 0..nparams {
-        grid = grid
-            .into_iter()
-            .flat_map(|s: Vec<i64>| {
-                values.iter().map(move |&v| {
-                    let mut t = s.clone();
-                    t.push(v);
-                    t
-                })
-            })
-            .collect();
-    }
-    sets.extend(grid);
+    sets.extend(grid::cartesian(&[-2, -1, 0, 1, 2, 3, 5], nparams));
     sets
 }

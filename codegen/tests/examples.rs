@@ -1,6 +1,8 @@
 //! Every shipped example, generated, compiled with the system C compiler, run for several
 //! parameter values (degenerate ones included) and compared with brute force.
 
+mod grid;
+
 use cad::LiftStats;
 use codegen::input::parse_problem;
 use codegen::verify::{box_around, brute_force, compile, first_difference};
@@ -32,20 +34,7 @@ fn parameter_sets(nparams: usize) -> Vec<Vec<i64>> {
         2 => &[-1, 0, 1, 3, 6],
         _ => &[0, 1, 4],
     };
-    let mut sets = vec![vec![]];
-    for _ in 0..nparams {
-        sets = sets
-            .into_iter()
-            .flat_map(|s: Vec<i64>| {
-                values.iter().map(move |&v| {
-                    let mut t = s.clone();
-                    t.push(v);
-                    t
-                })
-            })
-            .collect();
-    }
-    sets
+    grid::cartesian(values, nparams)
 }
 
 #[test]

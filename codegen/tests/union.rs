@@ -8,6 +8,8 @@
 //! `POLYSCAN_UNION_START` shifts the first seed, `POLYSCAN_UNION_SEED=17` replays one and
 //! prints its text and code.
 
+mod grid;
+
 use cad::LiftStats;
 use codegen::emit_c::CEmitter;
 use codegen::input::parse_problem;
@@ -45,20 +47,7 @@ fn degenerate(nparams: usize) -> Vec<Vec<i64>> {
         1 => &[-7, -1, 0, 1, 2, 3, 40, 150],
         _ => &[-3, 0, 1, 2, 25],
     };
-    let mut sets = vec![vec![]];
-    for _ in 0..nparams {
-        sets = sets
-            .into_iter()
-            .flat_map(|s: Vec<i64>| {
-                values.iter().map(move |&v| {
-                    let mut t = s.clone();
-                    t.push(v);
-                    t
-                })
-            })
-            .collect();
-    }
-    sets
+    grid::cartesian(values, nparams)
 }
 
 /// The examples the union scanner takes (the affine ones with a bounded domain).
