@@ -53,3 +53,54 @@ fn seed_examples_match_golden_files() {
         stale.join("\n")
     );
 }
+
+/// Golden files for affine examples as `polyscan gen` prints them (`linear: true`: the
+/// union scanner), so that changes in the scanner's output are reviewed too.
+#[test]
+fn affine_examples_match_golden_files() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let bless = std::env::var_os("POLYSCAN_BLESS").is_some();
+    let mut stale = Vec::new();
+    for name in [
+        "seed/two-statements",
+        "domains/strict-ne",
+        "domains/imperfect-schedule",
+        "domains/shifted-fusion",
+        "domains/three-ranges",
+        "domains/ne-union",
+    ] {
+        let src =
+            std::fs::read_to_string(root.join("examples").join(format!("{name}.pset"))).unwrap();
+        let problem = parse_problem(&src).unwrap();
+        let opts = GenOptions {
+            linear: true,
+            ..GenOptions::default()
+        };
+        let g = generate(&problem, &opts, &LiftStats::default()).unwrap();
+        // The union scanner produced it (the CAD leaves a decomposition behind).
+        assert!(g.cad.is_none(), "{name} went through the CAD");
+        let text = CEmitter {
+            vars: &g.vars,
+            nparams: g.nparams,
+            statements: &g.statements,
+        }
+        .fragment(&g.nodes)
+        .unwrap();
+        let stem = name.rsplit('/').next().unwrap();
+        let golden = root.join("tests/golden/affine").join(format!("{stem}.c"));
+        if bless {
+            std::fs::create_dir_all(golden.parent().unwrap()).unwrap();
+            std::fs::write(&golden, &text).unwrap();
+        } else {
+            let want = std::fs::read_to_string(&golden).unwrap_or_default();
+            if want != text {
+                stale.push(format!("{}:\n{text}", golden.display()));
+            }
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "generated code changed (bless and review):\n{}",
+        stale.join("\n")
+    );
+}
