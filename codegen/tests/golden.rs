@@ -5,8 +5,19 @@
 use cad::LiftStats;
 use codegen::emit_c::CEmitter;
 use codegen::input::parse_problem;
-use codegen::{generate, GenOptions};
+use codegen::{generate, GenOptions, Generated};
 use std::path::PathBuf;
+
+/// The C fragment `polyscan gen` prints for `g`.
+fn fragment(g: &Generated) -> String {
+    CEmitter {
+        vars: &g.vars,
+        nparams: g.nparams,
+        statements: &g.statements,
+    }
+    .fragment(&g.nodes)
+    .unwrap()
+}
 
 #[test]
 fn seed_examples_match_golden_files() {
@@ -25,13 +36,7 @@ fn seed_examples_match_golden_files() {
         let src = std::fs::read_to_string(&path).unwrap();
         let problem = parse_problem(&src).unwrap();
         let g = generate(&problem, &GenOptions::default(), &LiftStats::default()).unwrap();
-        let text = CEmitter {
-            vars: &g.vars,
-            nparams: g.nparams,
-            statements: &g.statements,
-        }
-        .fragment(&g.nodes)
-        .unwrap();
+        let text = fragment(&g);
         let golden = root
             .join("tests/golden")
             .join(path.file_stem().unwrap())
@@ -79,13 +84,7 @@ fn affine_examples_match_golden_files() {
         let g = generate(&problem, &opts, &LiftStats::default()).unwrap();
         // The union scanner produced it (the CAD leaves a decomposition behind).
         assert!(g.cad.is_none(), "{name} went through the CAD");
-        let text = CEmitter {
-            vars: &g.vars,
-            nparams: g.nparams,
-            statements: &g.statements,
-        }
-        .fragment(&g.nodes)
-        .unwrap();
+        let text = fragment(&g);
         let stem = name.rsplit('/').next().unwrap();
         let golden = root.join("tests/golden/affine").join(format!("{stem}.c"));
         if bless {
