@@ -246,6 +246,19 @@ fn run_edited_with(
     )
 }
 
+/// The program exited with 1 and said why: its residual check caught a corruption.
+fn assert_caught(code: i32, out: &str) {
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("RESIDUAL TOO LARGE"), "{out}");
+}
+
+/// `text` with the first call `call` (which passes alpha = 1.0) given alpha = 1.001.
+fn perturb_alpha(text: &str, call: &str) -> String {
+    let at = text.find(call).expect("the program makes the call");
+    let rel = text[at..].find(", 1.0, ").expect("alpha = 1");
+    format!("{}, 1.001, {}", &text[..at + rel], &text[at + rel + 7..])
+}
+
 /// SYRK's alpha in a01's generated sequence off by 0.1%: the residual check must fire
 /// (and the untouched program must pass, so the check is not vacuous).
 #[test]
@@ -254,12 +267,9 @@ fn a_wrong_generated_kernel_fails_the_residual_check() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("result: ok"), "{out}");
     let (code, out) = run_edited("a01_least_squares", "generated", &|t| {
-        let at = t.find("    polyscan_dsyrk(").expect("a01 calls SYRK");
-        let rel = t[at..].find(", 1.0, ").expect("alpha = 1");
-        format!("{}, 1.001, {}", &t[..at + rel], &t[at + rel + 7..])
+        perturb_alpha(t, "    polyscan_dsyrk(")
     });
-    assert_eq!(code, 1, "{out}");
-    assert!(out.contains("RESIDUAL TOO LARGE"), "{out}");
+    assert_caught(code, &out);
 }
 
 /// The Cholesky nest with its square roots off by 0.01%.
@@ -269,8 +279,7 @@ fn a_wrong_catalogue_nest_fails_the_residual_check() {
         assert!(t.contains("? sqrt("), "the POTRF nest takes square roots");
         t.replace("? sqrt(", "? 1.0001 * sqrt(")
     });
-    assert_eq!(code, 1, "{out}");
-    assert!(out.contains("RESIDUAL TOO LARGE"), "{out}");
+    assert_caught(code, &out);
 }
 
 /// The same with BLAS: SYRK's alpha perturbed.
@@ -281,12 +290,9 @@ fn a_wrong_blas_call_fails_the_residual_check() {
         return;
     }
     let (code, out) = run_edited("a01_least_squares", "blas", &|t| {
-        let at = t.find("cblas_dsyrk(").expect("a01 uses SYRK");
-        let rel = t[at..].find(", 1.0, ").expect("alpha = 1");
-        format!("{}, 1.001, {}", &t[..at + rel], &t[at + rel + 7..])
+        perturb_alpha(t, "cblas_dsyrk(")
     });
-    assert_eq!(code, 1, "{out}");
-    assert!(out.contains("RESIDUAL TOO LARGE"), "{out}");
+    assert_caught(code, &out);
 }
 
 /// The naive evaluation with OpenBLAS is the reference the check trusts, so an error in it
@@ -310,15 +316,13 @@ fn a_wrong_blas_naive_evaluation_fails_the_residual_check() {
         assert_eq!(t.matches(call).count(), 1, "one DGEMM call in nv_mul");
         t.replace(call, "(int)a.c, 1.001, a.d,")
     });
-    assert_eq!(code, 1, "{out}");
-    assert!(out.contains("RESIDUAL TOO LARGE"), "{out}");
+    assert_caught(code, &out);
     let (code, out) = run_edited_with(&example("a01_least_squares"), "generated", true, &|t| {
         let check = "if (info != 0) ps_fail(\"naive: dgetri\", info);";
         assert_eq!(t.matches(check).count(), 1, "one DGETRI call in nv_inv");
         t.replace(check, &format!("{check} x.d[0] *= 1.001;"))
     });
-    assert_eq!(code, 1, "{out}");
-    assert!(out.contains("RESIDUAL TOO LARGE"), "{out}");
+    assert_caught(code, &out);
 }
 
 #[test]
@@ -469,6 +473,5 @@ fn triangular_inverses_and_lauum_use_blocked_kernels() {
             .to_string();
         format!("{}\n      {ptr}[0] *= 1.001;{}", &t[..end], &t[end..])
     });
-    assert_eq!(code, 1, "{out}");
-    assert!(out.contains("RESIDUAL TOO LARGE"), "{out}");
+    assert_caught(code, &out);
 }

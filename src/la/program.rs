@@ -1099,6 +1099,16 @@ impl<'a> Emitter<'a> {
 
     /// Triangular forms in lower-triangular shape: an upper triangle reversed in both
     /// indices is lower, and the other operands' rows are reversed with it.
+    /// An upper triangle `t` and a square result `x` tied to it (its inverse, its Gram
+    /// product) as the lower triangle they become with rows and columns reversed.
+    fn reversed_unless_lower(lower: bool, t: V, x: V) -> (V, V) {
+        if lower {
+            (t, x)
+        } else {
+            (t.rev(true, true), x.rev(true, true))
+        }
+    }
+
     fn lowered(t: V, lower: bool, others: Vec<V>) -> (V, Vec<V>) {
         if lower {
             (t, others)
@@ -1239,13 +1249,8 @@ impl<'a> Emitter<'a> {
                 ("polyscan_dtrsv", sc)
             }
             Form::Trtri { x, t, lower } => {
-                // The kernel inverts a lower triangle in place; an upper one is lower with
-                // rows and columns reversed, and so is its inverse.
-                let (t, x) = if lower {
-                    (t, x)
-                } else {
-                    (t.rev(true, true), x.rev(true, true))
-                };
+                // The kernel inverts a lower triangle in place.
+                let (t, x) = Self::reversed_unless_lower(lower, t, x);
                 let (px, ldx, sc) = self.target(code, frees, &x, Some(&t));
                 let _ = writeln!(
                     code,
@@ -1492,11 +1497,7 @@ impl<'a> Emitter<'a> {
             }
             Form::Trtri { x, t, lower } => {
                 self.zero_view(code, &x);
-                let (t, x) = if lower {
-                    (t, x)
-                } else {
-                    (t.rev(true, true), x.rev(true, true))
-                };
+                let (t, x) = Self::reversed_unless_lower(lower, t, x);
                 let p = [("n", t.rows)];
                 self.nest(
                     code,
@@ -1511,11 +1512,7 @@ impl<'a> Emitter<'a> {
             Form::Lauum { c, t, lower } => {
                 self.zero_view(code, &c);
                 let out = c.clone();
-                let (t, c) = if lower {
-                    (t, c)
-                } else {
-                    (t.rev(true, true), c.rev(true, true))
-                };
+                let (t, c) = Self::reversed_unless_lower(lower, t, c);
                 let p = [("n", t.rows)];
                 self.nest(
                     code,
