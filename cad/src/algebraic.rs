@@ -10,8 +10,7 @@ use crate::error::CadError;
 use crate::float_interval::FloatInterval;
 use crate::isolate::{count_roots, isolate_square_free, RootInterval};
 use crate::upoly::UPoly;
-use num_traits::{One, ToPrimitive};
-use polys::{BigInt, BigRational, Coeff};
+use polys::{BigInt, Coeff, Int, Rat};
 use std::cmp::Ordering;
 use std::fmt;
 use std::sync::OnceLock;
@@ -25,17 +24,13 @@ use std::sync::OnceLock;
 #[derive(Clone, Debug)]
 pub struct RealRoot {
     poly: UPoly,
-    lo: BigRational,
-    hi: BigRational,
+    lo: Rat,
+    hi: Rat,
     lo_sign: i32,
     /// A narrow f64 enclosure of the root, computed on first use by the sign cascade and
     /// kept by clones: the same sample coordinate is asked about for every atom of every
     /// cell above it. Refinement of `(lo, hi)` leaves it valid (same number).
     float_box: OnceLock<Option<FloatInterval>>,
-}
-
-fn two() -> BigRational {
-    BigRational::from_integer(BigInt::from(2))
 }
 
 impl RealRoot {
@@ -45,12 +40,12 @@ impl RealRoot {
     }
 
     /// Lower end of the isolating interval.
-    pub fn lo(&self) -> &BigRational {
+    pub fn lo(&self) -> &Rat {
         &self.lo
     }
 
     /// Upper end of the isolating interval.
-    pub fn hi(&self) -> &BigRational {
+    pub fn hi(&self) -> &Rat {
         &self.hi
     }
 
@@ -67,8 +62,8 @@ impl RealRoot {
     }
 
     /// Halves the interval; returns the midpoint when it is the root.
-    fn bisect(&mut self) -> Option<BigRational> {
-        let mid = (&self.lo + &self.hi) / two();
+    fn bisect(&mut self) -> Option<Rat> {
+        let mid = self.lo.midpoint(&self.hi);
         match self.poly.sign_at(&mid) {
             0 => Some(mid),
             s if s == self.lo_sign => {
@@ -83,7 +78,7 @@ impl RealRoot {
     }
 
     /// Compares the root with a rational, exactly.
-    fn cmp_rational(&self, r: &BigRational) -> Ordering {
+    fn cmp_rational(&self, r: &Rat) -> Ordering {
         if r <= &self.lo {
             return Ordering::Greater;
         }
@@ -118,26 +113,32 @@ impl RealRoot {
 #[derive(Clone, Debug)]
 pub enum Algebraic {
     /// A rational number, exactly.
-    Rational(BigRational),
+    Rational(Rat),
     /// A root given by a defining polynomial and an isolating interval.
     Root(RealRoot),
 }
 
-impl From<BigRational> for Algebraic {
-    fn from(r: BigRational) -> Algebraic {
+impl From<Rat> for Algebraic {
+    fn from(r: Rat) -> Algebraic {
         Algebraic::Rational(r)
+    }
+}
+
+impl From<Int> for Algebraic {
+    fn from(n: Int) -> Algebraic {
+        Algebraic::Rational(Rat::from_integer(n))
     }
 }
 
 impl From<BigInt> for Algebraic {
     fn from(n: BigInt) -> Algebraic {
-        Algebraic::Rational(BigRational::from_integer(n))
+        Algebraic::from(Int::from_big(n))
     }
 }
 
 impl From<i64> for Algebraic {
     fn from(n: i64) -> Algebraic {
-        Algebraic::from(BigInt::from(n))
+        Algebraic::from(Int::from(n))
     }
 }
 
@@ -145,41 +146,42 @@ impl From<i64> for Algebraic {
 /// quadratics in every cell of a sphere or a cylinder, and the formula needs one integer
 /// square root where the isolation of the general case needs a Descartes search.
 fn low_degree_roots(p: &UPoly) -> Vec<Algebraic> {
-    let c: Vec<BigInt> = p.coeffs().iter().map(|x| x.to_bigint()).collect();
-    let q = |n: BigInt, d: BigInt| BigRational::new(n, d);
+    let c = p.coeffs();
+    let q = |n: Int, d: Int| Rat::new(n, d);
     if c.len() == 2 {
         return vec![Algebraic::Rational(q(-&c[0], c[1].clone()))];
     }
     // Make the leading coefficient positive: same roots.
-    let (c0, c1, c2) = if c[2].sign() == num_bigint::Sign::Minus {
+    let (c0, c1, c2) = if c[2].signum() < 0 {
         (-&c[0], -&c[1], -&c[2])
     } else {
         (c[0].clone(), c[1].clone(), c[2].clone())
     };
-    let disc = &c1 * &c1 - BigInt::from(4u8) * &c2 * &c0;
-    let two_a = BigInt::from(2u8) * &c2;
-    match disc.sign() {
-        num_bigint::Sign::Minus => Vec::new(),
-        num_bigint::Sign::NoSign => vec![Algebraic::Rational(q(-&c1, two_a))],
-        num_bigint::Sign::Plus => {
-            let s = disc.sqrt();
+    let disc = &(&c1 * &c1) - &(&(&Int::from(4) * &c2) * &c0);
+    let two_a = &Int::from(2) * &c2;
+    match disc.signum() {
+        -1 => Vec::new(),
+        0 => vec![Algebraic::Rational(q(-&c1, two_a))],
+        _ => {
+            let s = disc.isqrt();
             if &s * &s == disc {
                 return vec![
-                    Algebraic::Rational(q(-&c1 - &s, two_a.clone())),
-                    Algebraic::Rational(q(-&c1 + &s, two_a)),
+                    Algebraic::Rational(q(&-&c1 - &s, two_a.clone())),
+                    Algebraic::Rational(q(&-&c1 + &s, two_a)),
                 ];
             }
             // s < sqrt(disc) < s + 1 with s >= 1 (disc >= 2 is not a square), so the two
             // intervals are disjoint and their rational ends are no roots.
-            let one = BigInt::from(1u8);
+            let one = Int::one();
             let f = p.primitive();
+            let (minus, plus) = (&-&c1 - &s, &-&c1 + &s);
             let lower = RootInterval::Open {
-                lo: q(-&c1 - &s - &one, two_a.clone()),
-                hi: q(-&c1 - &s, two_a.clone()),
+                lo: q(&minus - &one, two_a.clone()),
+                hi: q(minus, two_a.clone()),
             };
             let upper = RootInterval::Open {
-                lo: q(-&c1 + &s, two_a.clone()),
-                hi: q(-&c1 + &s + &one, two_a),
+                lo: q(plus.clone(), two_a.clone()),
+                hi: q(&plus + &one, two_a),
             };
             vec![
                 Algebraic::from_interval(f.clone(), lower),
@@ -194,15 +196,22 @@ fn low_degree_roots(p: &UPoly) -> Vec<Algebraic> {
 /// integer lies between `a` and `b` then, so no integer point takes this coordinate over
 /// the sample and any rational serves: an end that is already at hand costs no
 /// arithmetic at all.
-fn sample_between(a: &Algebraic, b: &Algebraic) -> BigRational {
-    let next = BigRational::from_integer(a.floor() + BigInt::from(1u8));
-    if Algebraic::Rational(next.clone()) < *b {
+fn sample_between(a: &Algebraic, b: &Algebraic) -> Rat {
+    let next = Rat::from_integer(&a.floor_int() + &Int::one());
+    if b.cmp_rat(&next) == Ordering::Greater {
         return next;
+    }
+    // Apart already (the usual case once roots are sorted): no copies.
+    match (a, b) {
+        (Algebraic::Root(x), Algebraic::Root(y)) if x.hi <= y.lo => return x.hi.clone(),
+        (Algebraic::Rational(x), Algebraic::Root(y)) if x < &y.lo => return y.lo.clone(),
+        (Algebraic::Root(x), Algebraic::Rational(y)) if &x.hi < y => return x.hi.clone(),
+        _ => {}
     }
     let (mut a, mut b) = (a.clone(), b.clone());
     loop {
         match (&a, &b) {
-            (Algebraic::Rational(x), Algebraic::Rational(y)) => return (x + y) / two(),
+            (Algebraic::Rational(x), Algebraic::Rational(y)) => return x.midpoint(y),
             // a < hi(a) <= lo(b) < b, or a < lo(b) < b.
             (Algebraic::Root(x), Algebraic::Root(y)) if x.hi <= y.lo => return x.hi.clone(),
             (Algebraic::Rational(x), Algebraic::Root(y)) if x < &y.lo => return y.lo.clone(),
@@ -223,12 +232,12 @@ fn sample_between(a: &Algebraic, b: &Algebraic) -> BigRational {
 impl Algebraic {
     /// The rational `n / d`; `None` when `d = 0`.
     pub fn ratio(n: i64, d: i64) -> Option<Algebraic> {
-        (d != 0).then(|| Algebraic::Rational(BigRational::new(n.into(), d.into())))
+        (d != 0).then(|| Algebraic::Rational(Rat::ratio(n, d)))
     }
 
     /// The unique root of `p` in the open interval `(lo, hi)`. Fails unless `p` has
     /// exactly one root there and none at `lo` or `hi`.
-    pub fn from_root(p: &UPoly, lo: BigRational, hi: BigRational) -> Result<Algebraic, CadError> {
+    pub fn from_root(p: &UPoly, lo: Rat, hi: Rat) -> Result<Algebraic, CadError> {
         let s = p.square_free_part();
         if s.is_zero() {
             return Err(CadError::ZeroPolynomial);
@@ -251,10 +260,7 @@ impl Algebraic {
             RootInterval::Open { lo, hi } => {
                 if s.degree() == 1 {
                     let c = s.coeffs();
-                    return Algebraic::Rational(BigRational::new(
-                        (-&c[0]).to_bigint(),
-                        c[1].to_bigint(),
-                    ));
+                    return Algebraic::Rational(Rat::new(-&c[0], c[1].clone()));
                 }
                 let lo_sign = s.sign_at(&lo);
                 Algebraic::Root(RealRoot {
@@ -307,7 +313,7 @@ impl Algebraic {
     }
 
     /// The value as a rational, when it is stored as one.
-    pub fn to_rational(&self) -> Option<&BigRational> {
+    pub fn to_rational(&self) -> Option<&Rat> {
         match self {
             Algebraic::Rational(r) => Some(r),
             Algebraic::Root(_) => None,
@@ -322,7 +328,7 @@ impl Algebraic {
     }
 
     /// A closed interval containing the number (a point for rationals).
-    pub fn bounds(&self) -> (BigRational, BigRational) {
+    pub fn bounds(&self) -> (Rat, Rat) {
         match self {
             Algebraic::Rational(r) => (r.clone(), r.clone()),
             Algebraic::Root(x) => (x.lo.clone(), x.hi.clone()),
@@ -348,7 +354,7 @@ impl Algebraic {
     }
 
     /// Refines until the isolating interval is narrower than `width`.
-    pub fn refine_to(&mut self, width: &BigRational) {
+    pub fn refine_to(&mut self, width: &Rat) {
         while let Algebraic::Root(x) = self {
             if &(&x.hi - &x.lo) < width {
                 return;
@@ -386,40 +392,55 @@ impl Algebraic {
 
     /// The largest integer `<= self`.
     pub fn floor(&self) -> BigInt {
-        let mut x = match self {
-            Algebraic::Rational(r) => return r.floor().to_integer(),
-            Algebraic::Root(x) => x.clone(),
+        self.floor_int().to_bigint()
+    }
+
+    /// [`Algebraic::floor`] as an [`Int`], the form lifting computes with.
+    pub(crate) fn floor_int(&self) -> Int {
+        let x = match self {
+            Algebraic::Rational(r) => return r.floor(),
+            Algebraic::Root(x) => x,
         };
+        // Settled roots (see `settle_integer_part`) hold no integer: answered in place.
+        let f = x.lo.floor();
+        if x.hi <= Rat::from_integer(&f + &Int::one()) {
+            return f;
+        }
+        let mut x = x.clone();
         loop {
             let f = x.lo.floor();
-            let n = &f + BigRational::one();
+            let n = Rat::from_integer(&f + &Int::one());
             if n >= x.hi {
                 // lo < self < hi <= n and f <= lo.
-                return f.to_integer();
+                return f;
             }
-            if &x.hi - &x.lo > BigRational::one() {
+            if &x.hi - &x.lo > Rat::one() {
                 if let Some(r) = x.bisect() {
-                    return r.floor().to_integer();
+                    return r.floor();
                 }
                 continue;
             }
             // Width at most 1: n is the only integer in (lo, hi).
             return match x.cmp_rational(&n) {
-                Ordering::Less => f.to_integer(),
-                _ => n.to_integer(),
+                Ordering::Less => f,
+                _ => n.floor(),
             };
         }
     }
 
     /// The smallest integer `>= self`.
     pub fn ceil(&self) -> BigInt {
+        self.ceil_int().to_bigint()
+    }
+
+    fn ceil_int(&self) -> Int {
         match self {
-            Algebraic::Rational(r) => r.ceil().to_integer(),
+            Algebraic::Rational(r) => r.ceil(),
             // No integer in (lo, hi): the root's ceiling is hi's.
-            Algebraic::Root(x) if x.hi.ceil() - BigRational::one() <= x.lo => {
-                x.hi.ceil().to_integer()
+            Algebraic::Root(x) if Rat::from_integer(&x.hi.ceil() - &Int::one()) <= x.lo => {
+                x.hi.ceil()
             }
-            Algebraic::Root(_) => -self.neg().floor(),
+            Algebraic::Root(_) => -self.neg().floor_int(),
         }
     }
 
@@ -431,11 +452,11 @@ impl Algebraic {
     /// [`ceil`]: Algebraic::ceil
     pub fn settle_integer_part(&mut self) {
         while let Algebraic::Root(x) = self {
-            let n = x.lo.floor() + BigRational::one();
+            let n = Rat::from_integer(&x.lo.floor() + &Int::one());
             if n >= x.hi {
                 return;
             }
-            if &x.hi - &x.lo > BigRational::one() {
+            if &x.hi - &x.lo > Rat::one() {
                 self.refine();
                 continue;
             }
@@ -449,22 +470,30 @@ impl Algebraic {
         }
     }
 
+    /// Compares with a rational without building an [`Algebraic`] for it.
+    fn cmp_rat(&self, r: &Rat) -> Ordering {
+        match self {
+            Algebraic::Rational(a) => a.cmp(r),
+            Algebraic::Root(x) => x.cmp_rational(r),
+        }
+    }
+
     /// The integer just below: the largest integer strictly less than `self`. CAD uses it
     /// as the sample of the sector below the lowest root.
     pub fn integer_below(&self) -> BigInt {
-        self.ceil() - BigInt::from(1u8)
+        (&self.ceil_int() - &Int::one()).to_bigint()
     }
 
     /// The integer just above: the smallest integer strictly greater than `self`, the
     /// sample of the sector above the highest root.
     pub fn integer_above(&self) -> BigInt {
-        self.floor() + BigInt::from(1u8)
+        (&self.floor_int() + &Int::one()).to_bigint()
     }
 
     /// A rational strictly between `self` and `upper`: the smallest integer above `self`
     /// when that is below `upper` (so a sector containing an integer gets an integer
     /// sample), otherwise the rational of smallest denominator in between.
-    pub fn rational_between(&self, upper: &Algebraic) -> Result<BigRational, CadError> {
+    pub fn rational_between(&self, upper: &Algebraic) -> Result<Rat, CadError> {
         if self >= upper {
             return Err(CadError::EmptyInterval {
                 lo: self.to_string(),
@@ -477,12 +506,9 @@ impl Algebraic {
     /// An approximation for display; never used for decisions.
     pub fn to_f64(&self) -> f64 {
         let mut x = self.clone();
-        x.refine_to(&BigRational::new(
-            BigInt::from(1u8),
-            BigInt::from(1u8) << 60u32,
-        ));
+        x.refine_to(&Rat::dyadic(Int::one(), 60));
         let (lo, hi) = x.bounds();
-        ((lo + hi) / two()).to_f64().unwrap_or(f64::NAN)
+        lo.midpoint(&hi).to_f64()
     }
 }
 
@@ -496,7 +522,7 @@ fn sign_at_root(mut x: RealRoot, q: &UPoly) -> i32 {
     loop {
         if q.descartes_bound(&x.lo, &x.hi) == 0 {
             // q has no root in (lo, hi), so its sign there is its sign at the root.
-            return q.sign_at(&((&x.lo + &x.hi) / two()));
+            return q.sign_at(&x.lo.midpoint(&x.hi));
         }
         // Refinement alone never proves q(root) = 0; after a few rounds ask the gcd.
         if !gcd_checked && round >= 2 {
@@ -593,7 +619,9 @@ impl fmt::Display for Algebraic {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use polys::rational;
+    fn rational(n: i64, d: i64) -> Rat {
+        Rat::ratio(n, d)
+    }
 
     fn sqrt(n: i64) -> Algebraic {
         Algebraic::roots_of(&UPoly::from_i64s(&[-n, 0, 1]))

@@ -9,7 +9,7 @@
 //! exact stages answer instead: no floating-point value decides a sign on its own.
 
 use num_traits::ToPrimitive;
-use polys::{BigRational, Coeff, Poly};
+use polys::{Coeff, Poly, Rat};
 
 /// A closed interval `[lo, hi]` of reals.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -29,12 +29,14 @@ fn widen(x: f64, units: usize) -> FloatInterval {
 
 impl FloatInterval {
     /// An enclosure of a rational (`None` if it is out of f64 range).
-    pub fn of_rational(r: &BigRational) -> Option<FloatInterval> {
-        r.to_f64().filter(|x| x.is_finite()).map(|x| widen(x, 2))
+    pub fn of_rational(r: &Rat) -> Option<FloatInterval> {
+        Some(r.to_f64())
+            .filter(|x| x.is_finite())
+            .map(|x| widen(x, 2))
     }
 
     /// An enclosure of `[lo, hi]` with rational ends.
-    pub fn hull(lo: &BigRational, hi: &BigRational) -> Option<FloatInterval> {
+    pub fn hull(lo: &Rat, hi: &Rat) -> Option<FloatInterval> {
         Some(FloatInterval {
             lo: Self::of_rational(lo)?.lo,
             hi: Self::of_rational(hi)?.hi,
@@ -112,20 +114,20 @@ impl FloatInterval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use polys::{rational, Vars};
+    use polys::Vars;
 
     #[test]
     fn encloses_and_decides_only_when_safe() {
         let mut v = Vars::from_names(["x", "y"]);
         let p = Poly::parse("x^2 - 2", &mut v).unwrap();
         // x in [1.41, 1.42] contains sqrt(2): no sign.
-        let bx = [FloatInterval::hull(&rational(141, 100), &rational(142, 100)).unwrap()];
+        let bx = [FloatInterval::hull(&Rat::ratio(141, 100), &Rat::ratio(142, 100)).unwrap()];
         assert_eq!(FloatInterval::enclose(&p, &bx).unwrap().sign(), None);
-        let bx = [FloatInterval::hull(&rational(3, 2), &rational(8, 5)).unwrap()];
+        let bx = [FloatInterval::hull(&Rat::ratio(3, 2), &Rat::ratio(8, 5)).unwrap()];
         assert_eq!(FloatInterval::enclose(&p, &bx).unwrap().sign(), Some(1));
         // 10/10 + 20/10 - 3 is exactly 0, and 1/10 is not a float: 0 stays inside.
         let q = Poly::parse("10*x + 20*y - 3", &mut v).unwrap();
-        let tenth = FloatInterval::of_rational(&rational(1, 10)).unwrap();
+        let tenth = FloatInterval::of_rational(&Rat::ratio(1, 10)).unwrap();
         let bx = [tenth, tenth];
         assert_eq!(FloatInterval::enclose(&q, &bx).unwrap().sign(), None);
     }

@@ -4,21 +4,20 @@
 //! The arithmetic is exact, so an enclosure is sound by construction: no rounding can make
 //! it miss a value, and the sign it shows (when 0 is outside) is the true sign.
 
-use num_traits::{Signed, Zero};
-use polys::{BigRational, Coeff, Poly};
+use polys::{Poly, Rat};
 
 /// The closed interval `[lo, hi]`, `lo <= hi`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Interval {
     /// Lower endpoint.
-    pub lo: BigRational,
+    pub lo: Rat,
     /// Upper endpoint.
-    pub hi: BigRational,
+    pub hi: Rat,
 }
 
 impl Interval {
     /// `[lo, hi]`; the endpoints are swapped if given in the wrong order.
-    pub fn new(lo: BigRational, hi: BigRational) -> Interval {
+    pub fn new(lo: Rat, hi: Rat) -> Interval {
         if lo <= hi {
             Interval { lo, hi }
         } else {
@@ -27,7 +26,7 @@ impl Interval {
     }
 
     /// The one-point interval `[r, r]`.
-    pub fn point(r: BigRational) -> Interval {
+    pub fn point(r: Rat) -> Interval {
         Interval {
             lo: r.clone(),
             hi: r,
@@ -35,15 +34,15 @@ impl Interval {
     }
 
     /// `hi - lo`.
-    pub fn width(&self) -> BigRational {
+    pub fn width(&self) -> Rat {
         &self.hi - &self.lo
     }
 
     /// The sign shared by every element, if there is one: -1, 0 (only for `[0, 0]`) or 1.
     pub fn sign(&self) -> Option<i32> {
-        if self.lo.is_positive() {
+        if self.lo.signum() > 0 {
             Some(1)
-        } else if self.hi.is_negative() {
+        } else if self.hi.signum() < 0 {
             Some(-1)
         } else if self.lo.is_zero() && self.hi.is_zero() {
             Some(0)
@@ -53,7 +52,7 @@ impl Interval {
     }
 
     /// Whether `r` lies in `[lo, hi]`.
-    pub fn contains(&self, r: &BigRational) -> bool {
+    pub fn contains(&self, r: &Rat) -> bool {
         &self.lo <= r && r <= &self.hi
     }
 
@@ -73,31 +72,31 @@ impl Interval {
             &self.hi * &o.lo,
             &self.hi * &o.hi,
         ];
-        let lo = ps.iter().min().cloned().unwrap_or_else(BigRational::zero);
-        let hi = ps.iter().max().cloned().unwrap_or_else(BigRational::zero);
+        let lo = ps.iter().min().cloned().unwrap_or_else(Rat::zero);
+        let hi = ps.iter().max().cloned().unwrap_or_else(Rat::zero);
         Interval { lo, hi }
     }
 
     /// `{c * x}`.
-    pub fn scale(&self, c: &BigRational) -> Interval {
+    pub fn scale(&self, c: &Rat) -> Interval {
         Interval::new(&self.lo * c, &self.hi * c)
     }
 
     /// `{x^e}`, tight: an even power of an interval around 0 starts at 0, not below.
     pub fn pow(&self, e: u32) -> Interval {
         if e == 0 {
-            return Interval::point(BigRational::from_integer(1.into()));
+            return Interval::point(Rat::one());
         }
-        let a = num_traits::Pow::pow(&self.lo, e);
-        let b = num_traits::Pow::pow(&self.hi, e);
-        if e % 2 == 1 || self.lo.is_positive() || self.lo.is_zero() {
+        let a = self.lo.pow(e);
+        let b = self.hi.pow(e);
+        if e % 2 == 1 || self.lo.signum() >= 0 {
             // Monotone on the interval.
             Interval::new(a, b)
-        } else if !self.hi.is_positive() {
+        } else if self.hi.signum() <= 0 {
             Interval::new(b, a)
         } else {
             Interval {
-                lo: BigRational::zero(),
+                lo: Rat::zero(),
                 hi: a.max(b),
             }
         }
@@ -106,9 +105,9 @@ impl Interval {
     /// An enclosure of `{p(x) : x in box}`, where `boxes[v]` is the range of `x_v`; every
     /// variable of `p` must have an entry.
     pub fn enclose(p: &Poly, boxes: &[Interval]) -> Interval {
-        let mut acc = Interval::point(BigRational::zero());
+        let mut acc = Interval::point(Rat::zero());
         for (m, c) in p.terms() {
-            let mut t = Interval::point(BigRational::from_integer(c.to_bigint()));
+            let mut t = Interval::point(Rat::from_integer(c.clone()));
             for (v, &e) in m.exps().iter().enumerate() {
                 if e > 0 {
                     t = t.mul(&boxes[v].pow(e));
@@ -123,21 +122,27 @@ impl Interval {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use polys::{rational, Vars};
+    use polys::Vars;
 
     #[test]
     fn arithmetic_encloses() {
-        let x = Interval::new(rational(-1, 2), rational(3, 1));
-        assert_eq!(x.pow(2), Interval::new(rational(0, 1), rational(9, 1)));
-        assert_eq!(x.pow(3), Interval::new(rational(-1, 8), rational(27, 1)));
-        let y = Interval::new(rational(-3, 1), rational(-2, 1));
-        assert_eq!(y.pow(2), Interval::new(rational(4, 1), rational(9, 1)));
-        assert_eq!(x.mul(&y), Interval::new(rational(-9, 1), rational(3, 2)));
+        let x = Interval::new(Rat::ratio(-1, 2), Rat::ratio(3, 1));
+        assert_eq!(x.pow(2), Interval::new(Rat::ratio(0, 1), Rat::ratio(9, 1)));
+        assert_eq!(
+            x.pow(3),
+            Interval::new(Rat::ratio(-1, 8), Rat::ratio(27, 1))
+        );
+        let y = Interval::new(Rat::ratio(-3, 1), Rat::ratio(-2, 1));
+        assert_eq!(y.pow(2), Interval::new(Rat::ratio(4, 1), Rat::ratio(9, 1)));
+        assert_eq!(
+            x.mul(&y),
+            Interval::new(Rat::ratio(-9, 1), Rat::ratio(3, 2))
+        );
         assert_eq!(y.sign(), Some(-1));
         assert_eq!(x.sign(), None);
         let mut v = Vars::from_names(["x", "y"]);
         let p = Poly::parse("x^2 + y^2 - 20", &mut v).unwrap();
         let e = Interval::enclose(&p, &[x, y]);
-        assert_eq!(e, Interval::new(rational(-16, 1), rational(-2, 1)));
+        assert_eq!(e, Interval::new(Rat::ratio(-16, 1), Rat::ratio(-2, 1)));
     }
 }

@@ -7,27 +7,26 @@
 
 use crate::error::CadError;
 use crate::upoly::{pow2, UPoly};
-use num_traits::Zero;
-use polys::{BigInt, BigRational, Coeff, Int};
+use polys::{Coeff, Int, Rat};
 
 /// One real root, isolated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RootInterval {
     /// The root itself, known exactly.
-    Exact(BigRational),
+    Exact(Rat),
     /// The open interval `(lo, hi)`, `lo < hi`, containing exactly one root; the
     /// polynomial does not vanish at `lo` or `hi`.
     Open {
         /// Lower endpoint.
-        lo: BigRational,
+        lo: Rat,
         /// Upper endpoint.
-        hi: BigRational,
+        hi: Rat,
     },
 }
 
 impl RootInterval {
     /// Lower end: the root itself for an exact root.
-    pub fn lo(&self) -> &BigRational {
+    pub fn lo(&self) -> &Rat {
         match self {
             RootInterval::Exact(r) => r,
             RootInterval::Open { lo, .. } => lo,
@@ -35,7 +34,7 @@ impl RootInterval {
     }
 
     /// Upper end: the root itself for an exact root.
-    pub fn hi(&self) -> &BigRational {
+    pub fn hi(&self) -> &Rat {
         match self {
             RootInterval::Exact(r) => r,
             RootInterval::Open { hi, .. } => hi,
@@ -91,8 +90,8 @@ fn vca(q: UPoly, a: Int, j: u64, out: &mut Vec<Leaf>) {
     vca(right, &two_a + &Int::one(), j + 1, out);
 }
 
-fn dyadic(a: &Int, j: u64) -> BigRational {
-    BigRational::new(a.to_bigint(), BigInt::from(1u8) << j)
+fn dyadic(a: &Int, j: u64) -> Rat {
+    Rat::dyadic(a.clone(), j)
 }
 
 /// Exponent `k` with every root of `p` (non-zero, degree >= 1) of absolute value strictly
@@ -167,10 +166,7 @@ fn exact_if_rational_dyadic(p: &UPoly, mut lo: Int, mut hi: Int, mut e: u64) -> 
                 while w <= b && &w * &d < hi_lc {
                     // The interval holds one root, so a rational root in it is that root.
                     if p.eval_homogeneous(&w, &lc).is_zero() {
-                        return RootInterval::Exact(BigRational::new(
-                            w.to_bigint(),
-                            lc.to_bigint(),
-                        ));
+                        return RootInterval::Exact(Rat::new(w, lc));
                     }
                     w = &w + &Int::one();
                 }
@@ -212,7 +208,7 @@ fn detach_ends(s: &UPoly, r: RootInterval) -> RootInterval {
         } else {
             ds.get_or_insert_with(|| s.derivative()).sign_at(&lo)
         };
-        let mid = (&lo + &hi) / BigRational::from_integer(BigInt::from(2));
+        let mid = lo.midpoint(&hi);
         match s.sign_at(&mid) {
             0 => return RootInterval::Exact(mid),
             v if v == inside => lo = mid,
@@ -232,12 +228,12 @@ fn negate(r: RootInterval) -> RootInterval {
 ///
 /// ```
 /// use cad::{isolate_roots, RootInterval, UPoly};
-/// use polys::rational;
+/// use polys::Rat;
 /// // (x - 1)(x^2 - 2)
 /// let p = UPoly::from_i64s(&[2, -2, -1, 1]);
 /// let roots = isolate_roots(&p).unwrap();
 /// assert_eq!(roots.len(), 3);
-/// assert_eq!(roots[1], RootInterval::Exact(rational(1, 1)));
+/// assert_eq!(roots[1], RootInterval::Exact(Rat::ratio(1, 1)));
 /// ```
 pub fn isolate_roots(p: &UPoly) -> Result<Vec<RootInterval>, CadError> {
     if p.is_zero() {
@@ -256,10 +252,7 @@ pub(crate) fn isolate_square_free(s: &UPoly) -> Vec<RootInterval> {
     }
     if s.degree() == 1 {
         let c = s.coeffs();
-        return vec![RootInterval::Exact(BigRational::new(
-            c[0].neg().to_bigint(),
-            c[1].to_bigint(),
-        ))];
+        return vec![RootInterval::Exact(Rat::new(c[0].neg(), c[1].clone()))];
     }
     let zero_root = s.trailing_zeros() > 0;
     let deflated = s.shift_down(s.trailing_zeros());
@@ -270,7 +263,7 @@ pub(crate) fn isolate_square_free(s: &UPoly) -> Vec<RootInterval> {
         .map(negate)
         .collect();
     if zero_root {
-        out.push(RootInterval::Exact(BigRational::zero()));
+        out.push(RootInterval::Exact(Rat::zero()));
     }
     out.extend(positive_roots(&deflated, k));
     out.into_iter().map(|r| detach_ends(s, r)).collect()
@@ -290,31 +283,26 @@ fn exact_if_rational(s: &UPoly, r: RootInterval) -> RootInterval {
     if lc.bits() > 64 {
         return r;
     }
-    let lc_q = BigRational::from_integer(lc.to_bigint());
+    let lc_q = Rat::from_integer(lc.clone());
     // Multiples of 1/lc in (lo, hi]: w/lc for w in (floor(lo lc), floor(hi lc)].
-    let candidates = |lo: &BigRational, hi: &BigRational| {
-        (
-            (lo * &lc_q).floor().to_integer(),
-            (hi * &lc_q).floor().to_integer(),
-        )
-    };
-    let few = |lo: &BigRational, hi: &BigRational| {
+    let candidates = |lo: &Rat, hi: &Rat| ((lo * &lc_q).floor(), (hi * &lc_q).floor());
+    let few = |lo: &Rat, hi: &Rat| {
         let (a, b) = candidates(lo, hi);
-        b - a <= BigInt::from(2u8)
+        b - a <= Int::from(2)
     };
     let refined = refine_interval(s, lo.clone(), hi.clone(), few);
     let RootInterval::Open { lo, hi } = &refined else {
         return refined;
     };
     let (a, b) = candidates(lo, hi);
-    let mut w = a + BigInt::from(1u8);
+    let mut w = a + Int::one();
     while w <= b {
-        let x = BigRational::new(w.clone(), lc.to_bigint());
+        let x = Rat::new(w.clone(), lc.clone());
         // The interval holds one root, so a rational root found in it is that root.
         if s.sign_at(&x) == 0 {
             return RootInterval::Exact(x);
         }
-        w += BigInt::from(1u8);
+        w = w + Int::one();
     }
     refined
 }
@@ -323,13 +311,13 @@ fn exact_if_rational(s: &UPoly, r: RootInterval) -> RootInterval {
 /// sign, until `done(lo, hi)` holds or a midpoint hits the root.
 fn refine_interval(
     p: &UPoly,
-    mut lo: BigRational,
-    mut hi: BigRational,
-    done: impl Fn(&BigRational, &BigRational) -> bool,
+    mut lo: Rat,
+    mut hi: Rat,
+    done: impl Fn(&Rat, &Rat) -> bool,
 ) -> RootInterval {
     let lo_sign = p.sign_at(&lo);
     while !done(&lo, &hi) {
-        let mid = (&lo + &hi) / BigRational::from_integer(BigInt::from(2));
+        let mid = lo.midpoint(&hi);
         match p.sign_at(&mid) {
             0 => return RootInterval::Exact(mid),
             s if s == lo_sign => lo = mid,
@@ -342,7 +330,7 @@ fn refine_interval(
 /// Refines an isolating interval of a root of `p` (at which `p` changes sign, as at every
 /// root of a square-free polynomial) until it is narrower than `width`, or the root is
 /// found exactly.
-pub fn refine_root(p: &UPoly, r: &RootInterval, width: &BigRational) -> RootInterval {
+pub fn refine_root(p: &UPoly, r: &RootInterval, width: &Rat) -> RootInterval {
     match r {
         RootInterval::Exact(_) => r.clone(),
         RootInterval::Open { lo, hi } => {
@@ -353,17 +341,13 @@ pub fn refine_root(p: &UPoly, r: &RootInterval, width: &BigRational) -> RootInte
 
 /// The number of distinct real roots of `p` in the open interval `(lo, hi)` (0 when
 /// `lo >= hi`).
-pub fn count_roots(p: &UPoly, lo: &BigRational, hi: &BigRational) -> Result<usize, CadError> {
+pub fn count_roots(p: &UPoly, lo: &Rat, hi: &Rat) -> Result<usize, CadError> {
     Ok(leaves_in(p, lo, hi)?.map_or(0, |(_, leaves)| leaves.len()))
 }
 
 /// The square-free part of `p` and the bisection leaves of its roots in `(lo, hi)` moved
 /// onto (0, 1); `None` when there is nothing to isolate.
-fn leaves_in(
-    p: &UPoly,
-    lo: &BigRational,
-    hi: &BigRational,
-) -> Result<Option<(UPoly, Vec<Leaf>)>, CadError> {
+fn leaves_in(p: &UPoly, lo: &Rat, hi: &Rat) -> Result<Option<(UPoly, Vec<Leaf>)>, CadError> {
     if p.is_zero() {
         return Err(CadError::ZeroPolynomial);
     }
@@ -385,16 +369,12 @@ fn leaves_in(
 }
 
 /// The distinct real roots of `p` in the open interval `(lo, hi)`, sorted increasingly.
-pub fn isolate_roots_in(
-    p: &UPoly,
-    lo: &BigRational,
-    hi: &BigRational,
-) -> Result<Vec<RootInterval>, CadError> {
+pub fn isolate_roots_in(p: &UPoly, lo: &Rat, hi: &Rat) -> Result<Vec<RootInterval>, CadError> {
     let Some((s, leaves)) = leaves_in(p, lo, hi)? else {
         return Ok(Vec::new());
     };
     let w = hi - lo;
-    let at = |a: &Int, j: u64| lo + &w * dyadic(a, j);
+    let at = |a: &Int, j: u64| lo + &(&w * &dyadic(a, j));
     Ok(leaves
         .into_iter()
         .map(|l| match l {
@@ -432,7 +412,6 @@ pub fn root_bound(p: &UPoly) -> Result<u64, CadError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use polys::rational;
 
     fn product(roots: &[(i64, i64)]) -> UPoly {
         // prod (b x - a) for roots a/b
@@ -468,7 +447,7 @@ mod tests {
         assert_eq!(roots.len(), 12);
         check_isolating(&p, &roots);
         for (i, r) in roots.iter().enumerate() {
-            let x = rational(i as i64 + 1, 1);
+            let x = Rat::ratio(i as i64 + 1, 1);
             let inside = match r {
                 RootInterval::Exact(e) => *e == x,
                 RootInterval::Open { lo, hi } => *lo < x && x < *hi,
@@ -484,7 +463,7 @@ mod tests {
         let roots = isolate_roots(&p).unwrap();
         assert_eq!(roots.len(), 3);
         check_isolating(&p, &roots);
-        assert_eq!(roots[1], RootInterval::Exact(rational(0, 1)));
+        assert_eq!(roots[1], RootInterval::Exact(Rat::ratio(0, 1)));
         // x (x - 1/3): the interval of 1/3 must not end at the root 0.
         let q = product(&[(0, 1), (1, 3)]);
         let roots = isolate_roots(&q).unwrap();
@@ -502,9 +481,9 @@ mod tests {
         let roots = isolate_roots(&p).unwrap();
         assert_eq!(roots.len(), 4);
         check_isolating(&p, &roots);
-        let refined = refine_root(&p, &roots[3], &rational(1, 1 << 40));
-        assert!(refined.hi() - refined.lo() < rational(1, 1 << 40));
-        assert!(*refined.lo() > rational(1414, 1000));
+        let refined = refine_root(&p, &roots[3], &Rat::ratio(1, 1 << 40));
+        assert!(refined.hi() - refined.lo() < Rat::ratio(1, 1 << 40));
+        assert!(*refined.lo() > Rat::ratio(1414, 1000));
     }
 
     #[test]
@@ -520,20 +499,20 @@ mod tests {
     fn counting_in_intervals() {
         let p = product(&[(1, 1), (2, 1), (3, 1), (7, 3)]);
         assert_eq!(
-            count_roots(&p, &rational(1, 1), &rational(3, 1)).unwrap(),
+            count_roots(&p, &Rat::ratio(1, 1), &Rat::ratio(3, 1)).unwrap(),
             2
         );
         assert_eq!(
-            count_roots(&p, &rational(0, 1), &rational(4, 1)).unwrap(),
+            count_roots(&p, &Rat::ratio(0, 1), &Rat::ratio(4, 1)).unwrap(),
             4
         );
         assert_eq!(
-            count_roots(&p, &rational(3, 1), &rational(1, 1)).unwrap(),
+            count_roots(&p, &Rat::ratio(3, 1), &Rat::ratio(1, 1)).unwrap(),
             0
         );
-        let inside = isolate_roots_in(&p, &rational(2, 1), &rational(3, 1)).unwrap();
+        let inside = isolate_roots_in(&p, &Rat::ratio(2, 1), &Rat::ratio(3, 1)).unwrap();
         assert_eq!(inside.len(), 1);
         // 7/3 is rational with denominator dividing lc = 3: found exactly.
-        assert_eq!(inside[0], RootInterval::Exact(rational(7, 3)));
+        assert_eq!(inside[0], RootInterval::Exact(Rat::ratio(7, 3)));
     }
 }

@@ -18,8 +18,7 @@ use crate::float_interval::FloatInterval;
 use crate::interval::Interval;
 use crate::isolate::{isolate_roots, RootInterval};
 use crate::upoly::UPoly;
-use num_traits::{One, Signed, ToPrimitive, Zero};
-use polys::{BigRational, Coeff, Int, Poly};
+use polys::{Coeff, Int, Poly, Rat};
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -136,7 +135,7 @@ fn cheap_stages(
     }
     // Stage 1: rational coordinates.
     let mut irrational: Vec<usize> = Vec::new();
-    let mut rationals: Vec<(usize, &BigRational)> = Vec::new();
+    let mut rationals: Vec<(usize, &Rat)> = Vec::new();
     for &v in &vars {
         match &point[v] {
             Algebraic::Rational(r) => rationals.push((v, r)),
@@ -221,20 +220,19 @@ fn exact_stage(
 
 /// For every `x_v = n/d` of `values`: `v`, the powers `n^e` and the factors `d^(deg - e)`
 /// for `e = 0..=deg_v(p)`.
-fn power_tables(p: &Poly, values: &[(usize, &BigRational)]) -> Vec<(usize, Vec<Int>, Vec<Int>)> {
+fn power_tables(p: &Poly, values: &[(usize, &Rat)]) -> Vec<(usize, Vec<Int>, Vec<Int>)> {
     values
         .iter()
         .map(|&(v, r)| {
             let deg = p.degree(v) as usize;
-            let n = Int::from_bigint(r.numer().clone());
-            let d = Int::from_bigint(r.denom().clone());
+            let (n, d) = (r.numer(), r.denom());
             let mut np = Vec::with_capacity(deg + 1);
             let mut dp = Vec::with_capacity(deg + 1);
             np.push(Int::one());
             dp.push(Int::one());
             for e in 1..=deg {
-                np.push(np[e - 1].mul(&n));
-                dp.push(dp[e - 1].mul(&d));
+                np.push(np[e - 1].mul(n));
+                dp.push(dp[e - 1].mul(d));
             }
             // dp[e] is d^e; the factor for exponent e is d^(deg - e).
             dp.reverse();
@@ -245,7 +243,7 @@ fn power_tables(p: &Poly, values: &[(usize, &BigRational)]) -> Vec<(usize, Vec<I
 
 /// The sign of `p` at a point where every variable of `p` has a rational value in
 /// `values`: the sign of `p(values) * prod d^deg_v(p)`, summed term by term.
-fn rational_value_sign(p: &Poly, values: &[(usize, &BigRational)]) -> i32 {
+fn rational_value_sign(p: &Poly, values: &[(usize, &Rat)]) -> i32 {
     if let Some(s) = small_integer_value_sign(p, values) {
         return s;
     }
@@ -267,13 +265,13 @@ fn rational_value_sign(p: &Poly, values: &[(usize, &BigRational)]) -> i32 {
 /// denominator, a big number or an overflow. Lifting samples sectors at integers, so
 /// this is the query the cascade meets most, and building power tables of big integers
 /// for it cost ten times the arithmetic.
-fn small_integer_value_sign(p: &Poly, values: &[(usize, &BigRational)]) -> Option<i32> {
+fn small_integer_value_sign(p: &Poly, values: &[(usize, &Rat)]) -> Option<i32> {
     let mut point = [0i64; 16];
     for &(v, r) in values {
-        if !One::is_one(r.denom()) {
+        if !r.is_integer() {
             return None;
         }
-        *point.get_mut(v)? = ToPrimitive::to_i64(r.numer())?;
+        *point.get_mut(v)? = r.numer().to_i64()?;
     }
     let mut sum: i128 = 0;
     for (m, c) in p.terms() {
@@ -292,7 +290,7 @@ fn small_integer_value_sign(p: &Poly, values: &[(usize, &BigRational)]) -> Optio
 
 /// `p` with every `x_v = n/d` of `values` substituted in one pass over the terms, times
 /// the positive factor `prod d^deg_v(p)` that clears the denominators (same sign).
-pub(crate) fn subst_rationals(p: &Poly, values: &[(usize, &BigRational)]) -> Poly {
+pub(crate) fn subst_rationals(p: &Poly, values: &[(usize, &Rat)]) -> Poly {
     if values.is_empty() {
         return p.clone();
     }
@@ -316,11 +314,13 @@ pub(crate) fn subst_rationals(p: &Poly, values: &[(usize, &BigRational)]) -> Pol
     Poly::from_terms(terms)
 }
 
-fn subst(q: &Poly, v: usize, r: &BigRational) -> Poly {
+/// `q` at `x_v = r`, times a positive constant when `r` is not an integer (the callers
+/// want signs only).
+fn subst(q: &Poly, v: usize, r: &Rat) -> Poly {
     if r.is_integer() {
-        q.subst_int(v, &polys::Int::from(r.numer().clone()))
+        q.subst_int(v, r.numer())
     } else {
-        q.subst_rational(v, r)
+        subst_rationals(q, &[(v, r)])
     }
 }
 
@@ -346,7 +346,7 @@ fn refine_all(q: &mut Poly, roots: &mut Vec<(usize, Algebraic)>, times: usize) {
 /// An enclosure of `q` over the isolating intervals of `roots` (which cover every
 /// variable of `q`).
 fn enclosure(q: &Poly, roots: &[(usize, Algebraic)]) -> Interval {
-    let mut boxes = vec![Interval::point(BigRational::zero()); q.nvars()];
+    let mut boxes = vec![Interval::point(Rat::zero()); q.nvars()];
     for (v, a) in roots {
         let (lo, hi) = a.bounds();
         boxes[*v] = Interval::new(lo, hi);
@@ -460,8 +460,8 @@ fn direct_float_sign(p: &Poly, vars: &[usize], point: &[Algebraic]) -> Option<i3
     let mut boxes = [FloatInterval { lo: 0.0, hi: 0.0 }; 16];
     for &v in vars {
         let b = match &point[v] {
-            Algebraic::Rational(r) => match ToPrimitive::to_i64(r.numer()) {
-                Some(n) if One::is_one(r.denom()) && n.abs() <= EXACT => FloatInterval {
+            Algebraic::Rational(r) => match r.numer().to_i64() {
+                Some(n) if r.is_integer() && n.abs() <= EXACT => FloatInterval {
                     lo: n as f64,
                     hi: n as f64,
                 },
@@ -517,14 +517,14 @@ fn sign_by_resultant(mut q: Poly, mut roots: Vec<(usize, Algebraic)>) -> Result<
         ));
     }
     // Radius around 0 free of other roots of R, when 0 is a root.
-    let delta: Option<BigRational> = if r.coeffs()[0].is_zero() {
-        let mut best: Option<BigRational> = None;
+    let delta: Option<Rat> = if r.coeffs()[0].is_zero() {
+        let mut best: Option<Rat> = None;
         for root in isolate_roots(&r)? {
             let d = match &root {
                 RootInterval::Exact(x) if x.is_zero() => continue,
                 RootInterval::Exact(x) => x.abs(),
-                RootInterval::Open { lo, .. } if lo.is_positive() => lo.clone(),
-                RootInterval::Open { hi, .. } if hi.is_negative() => -hi,
+                RootInterval::Open { lo, .. } if lo.signum() > 0 => lo.clone(),
+                RootInterval::Open { hi, .. } if hi.signum() < 0 => -hi,
                 RootInterval::Open { .. } => {
                     return Err(CadError::Invariant(
                         "an isolating interval of another root does not contain the root 0",
@@ -533,7 +533,7 @@ fn sign_by_resultant(mut q: Poly, mut roots: Vec<(usize, Algebraic)>) -> Result<
             };
             best = Some(best.map_or(d.clone(), |b| b.min(d)));
         }
-        Some(best.unwrap_or_else(|| BigRational::from_integer(1.into())))
+        Some(best.unwrap_or_else(Rat::one))
     } else {
         None
     };
@@ -582,7 +582,7 @@ mod tests {
             assert!(b.lo <= approx && approx <= b.hi, "{b:?} {approx}");
             assert!(b.hi - b.lo < 1e-6 * approx.abs().max(1.0), "{b:?}");
             // Exactly: the defining polynomial changes sign between the box's ends.
-            let at = |f: f64| x.poly().sign_at(&BigRational::from_float(f).unwrap());
+            let at = |f: f64| x.poly().sign_at(&Rat::from_f64(f).unwrap());
             assert_eq!(at(b.lo), x.lo_sign(), "{b:?}");
             assert_eq!(at(b.hi), -x.lo_sign(), "{b:?}");
             let (lo, hi) = (x.lo().clone(), x.hi().clone());

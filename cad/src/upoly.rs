@@ -7,7 +7,7 @@
 //! polynomials never allocate big integers.
 
 use crate::error::CadError;
-use polys::{BigInt, BigRational, Coeff, Int, Mono, Poly};
+use polys::{BigInt, Coeff, Int, Mono, Poly, Rat};
 
 /// `c[0] + c[1] x + ... + c[d] x^d`.
 ///
@@ -25,10 +25,6 @@ pub(crate) fn pow2(k: u64) -> Int {
     } else {
         Int::from(BigInt::from(1u8) << k)
     }
-}
-
-fn int_of(b: &BigInt) -> Int {
-    Int::from(b.clone())
 }
 
 impl UPoly {
@@ -56,8 +52,8 @@ impl UPoly {
     }
 
     /// `a x - b`, whose root is `b / a`; for a rational `r` this is its defining polynomial.
-    pub fn linear_for(r: &BigRational) -> UPoly {
-        UPoly::new(vec![int_of(r.numer()).neg(), int_of(r.denom())])
+    pub fn linear_for(r: &Rat) -> UPoly {
+        UPoly::new(vec![r.numer().neg(), r.denom().clone()])
     }
 
     /// Coefficients, lowest degree first, without trailing zeros.
@@ -128,17 +124,16 @@ impl UPoly {
     }
 
     /// Exact value at a rational.
-    pub fn eval_rational(&self, x: &BigRational) -> BigRational {
+    pub fn eval_rational(&self, x: &Rat) -> Rat {
         let d = self.degree() as u32;
-        let v = self.eval_homogeneous(&int_of(x.numer()), &int_of(x.denom()));
-        BigRational::new(v.to_bigint(), num_traits::Pow::pow(x.denom().clone(), d))
+        let v = self.eval_homogeneous(x.numer(), x.denom());
+        Rat::new(v, x.denom().pow(d))
     }
 
     /// Sign (-1, 0, 1) of the value at a rational; exact, in integer arithmetic.
-    pub fn sign_at(&self, x: &BigRational) -> i32 {
-        // The denominator of a BigRational is positive, so clearing it keeps the sign.
-        self.eval_homogeneous(&int_of(x.numer()), &int_of(x.denom()))
-            .signum()
+    pub fn sign_at(&self, x: &Rat) -> i32 {
+        // The denominator of a Rat is positive, so clearing it keeps the sign.
+        self.eval_homogeneous(x.numer(), x.denom()).signum()
     }
 
     /// Sign of the value at the dyadic `m / 2^k`.
@@ -449,18 +444,18 @@ impl UPoly {
 
     /// The polynomial whose roots in (0, 1) are those of `p` in the open interval
     /// `(lo, hi)`, up to a positive factor.
-    pub fn onto_unit_interval(&self, lo: &BigRational, hi: &BigRational) -> UPoly {
+    pub fn onto_unit_interval(&self, lo: &Rat, hi: &Rat) -> UPoly {
         // lo = a/b, hi - lo = c/e; x -> (a e + c b x) / (b e).
         let w = hi - lo;
         let (a, b) = (lo.numer(), lo.denom());
         let (c, e) = (w.numer(), w.denom());
-        self.compose_affine(&int_of(&(a * e)), &int_of(&(c * b)), &int_of(&(b * e)))
+        self.compose_affine(&(a * e), &(c * b), &(b * e))
     }
 
     /// The Descartes bound for roots in the open interval `(lo, hi)`: the sign variations
     /// of the polynomial moved onto (0, 1) and then onto (0, oo). Zero proves the interval
     /// root-free; one proves exactly one root.
-    pub fn descartes_bound(&self, lo: &BigRational, hi: &BigRational) -> usize {
+    pub fn descartes_bound(&self, lo: &Rat, hi: &Rat) -> usize {
         self.onto_unit_interval(lo, hi)
             .reverse()
             .taylor_shift_one()
@@ -471,7 +466,10 @@ impl UPoly {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use polys::{rational, Vars};
+    use polys::Vars;
+    fn rational(n: i64, d: i64) -> Rat {
+        Rat::ratio(n, d)
+    }
 
     #[test]
     fn shifts_scalings_and_reversal() {

@@ -5,8 +5,7 @@ mod common;
 
 use cad::{count_roots, isolate_roots, refine_root, RootInterval, UPoly};
 use common::{sturm_count, sturm_count_in};
-use num_rational::BigRational;
-use polys::{rational, BigInt};
+use polys::{Int, Rat};
 use proptest::prelude::*;
 
 /// Every reported root is a root, intervals are sorted, disjoint, isolate exactly one
@@ -67,7 +66,7 @@ fn wilkinson_like_with_fractions_and_signs() {
     let roots = check(&p);
     assert_eq!(roots.len(), rs.len());
     // Each root lies in its interval, in order.
-    let mut want: Vec<BigRational> = rs.iter().map(|&(a, b)| rational(a, b)).collect();
+    let mut want: Vec<Rat> = rs.iter().map(|&(a, b)| Rat::ratio(a, b)).collect();
     want.sort();
     for (r, x) in roots.iter().zip(&want) {
         assert!(r.lo() <= x && x <= r.hi(), "{x} not in {r:?}");
@@ -102,8 +101,8 @@ fn mignotte() {
             let near: Vec<_> = roots
                 .iter()
                 .filter(|r| {
-                    let x = rational(1, a);
-                    let w = rational(1, a * 10);
+                    let x = Rat::ratio(1, a);
+                    let w = Rat::ratio(1, a * 10);
                     r.lo() > &(&x - &w) && r.hi() < &(&x + &w)
                 })
                 .collect();
@@ -122,13 +121,13 @@ fn exact_rational_roots() {
         "{roots:?}"
     );
     let roots = check(&UPoly::from_i64s(&[-37, 3]));
-    assert_eq!(roots, vec![RootInterval::Exact(rational(37, 3))]);
+    assert_eq!(roots, vec![RootInterval::Exact(Rat::ratio(37, 3))]);
     // Non-dyadic rational roots inside a product are recognised too (rational root
     // theorem: multiples of 1/lc), e.g. the base roots 1, 4, 7, 37/3 of the seed example.
     let p = from_roots(&[(1, 1), (7, 1), (4, 1), (37, 3)]);
     let want: Vec<_> = [(1, 1), (4, 1), (7, 1), (37, 3)]
         .iter()
-        .map(|&(a, b)| RootInterval::Exact(rational(a, b)))
+        .map(|&(a, b)| RootInterval::Exact(Rat::ratio(a, b)))
         .collect();
     assert_eq!(check(&p), want);
     // ... while irrational neighbours stay intervals: (3x - 1)(x^2 - 2)(5x + 7).
@@ -145,7 +144,7 @@ fn exact_rational_roots() {
 fn refinement_to_any_width() {
     let p = UPoly::from_i64s(&[-3, 0, 0, 1]); // cbrt 3
     let roots = isolate_roots(&p).unwrap();
-    let w = BigRational::new(BigInt::from(1), BigInt::from(1u8) << 200u32);
+    let w = Rat::dyadic(Int::from(1), 200);
     let r = refine_root(&p, &roots[0], &w);
     assert!(r.hi() - r.lo() < w);
     assert_eq!(sturm_count_in(&p, r.lo(), r.hi()), 1);
@@ -173,7 +172,7 @@ proptest! {
         }
         let roots = check(&p);
         for &(a, b) in &rs {
-            let x = rational(a, b);
+            let x = Rat::ratio(a, b);
             prop_assert!(roots.iter().any(|r| r.lo() <= &x && &x <= r.hi()));
         }
     }
@@ -185,7 +184,7 @@ proptest! {
     ) {
         let p = UPoly::from_i64s(&c);
         prop_assume!(p.degree() >= 1);
-        let (lo, hi) = (rational(lo, den), rational(lo + len, den));
+        let (lo, hi) = (Rat::ratio(lo, den), Rat::ratio(lo + len, den));
         let s = p.square_free_part();
         // Sturm counts (lo, hi]; drop a root at hi for the open interval.
         let at_hi = usize::from(s.sign_at(&hi) == 0);

@@ -5,7 +5,7 @@
 use cad::formula::Formula;
 use cad::lift::{Cell, CellKind, Prune};
 use cad::{Algebraic, Cad, LiftStats};
-use polys::{BigRational, Int, Poly, Vars};
+use polys::{BigRational, Int, Poly, Rat, Vars};
 
 fn conj(vars: &Vars, constraints: &[&str]) -> Formula {
     Formula::conjunction(vars, constraints).expect("constraints parse")
@@ -21,7 +21,7 @@ use seed_domains::{Case, CASES};
 fn eval_at(f: &Formula, sample: &[Algebraic]) -> bool {
     if let Some(r) = sample
         .iter()
-        .map(|a| a.to_rational().cloned())
+        .map(|a| a.to_rational().map(Rat::to_big))
         .collect::<Option<Vec<BigRational>>>()
     {
         let mut sign = |p: &Poly| {

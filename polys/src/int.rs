@@ -39,10 +39,25 @@ impl Int {
         }
     }
 
-    fn from_i128(v: i128) -> Int {
+    pub(crate) fn from_i128(v: i128) -> Int {
         match i64::try_from(v) {
             Ok(s) => Int::Small(s),
             Err(_) => Int::Big(BigInt::from(v)),
+        }
+    }
+
+    /// The integer square root `floor(sqrt(self))` of a non-negative value.
+    ///
+    /// # Panics
+    /// When the value is negative.
+    pub fn isqrt(&self) -> Int {
+        match self {
+            Int::Small(v) => Int::Small(
+                u64::try_from(*v)
+                    .expect("square root of a negative integer")
+                    .isqrt() as i64,
+            ),
+            Int::Big(b) => Int::from_big(b.sqrt()),
         }
     }
 

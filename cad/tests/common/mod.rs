@@ -112,9 +112,9 @@ pub fn sturm_count(p: &UPoly) -> usize {
 }
 
 /// Number of distinct roots in `(lo, hi]`.
-pub fn sturm_count_in(p: &UPoly, lo: &BigRational, hi: &BigRational) -> usize {
+pub fn sturm_count_in(p: &UPoly, lo: &polys::Rat, hi: &polys::Rat) -> usize {
     let seq = sturm(p);
-    var_at(&seq, lo) - var_at(&seq, hi)
+    var_at(&seq, &lo.to_big()) - var_at(&seq, &hi.to_big())
 }
 
 /// `(m/n)^(1/k)` negated or not, plus `c`, in both representations. The defining

@@ -9,7 +9,7 @@
 use cad::formula::Formula;
 use cad::{sign_at, Algebraic, SignStats, UPoly};
 use num_traits::{One, Signed, Zero};
-use polys::{BigInt, BigRational, Int, Mono, Poly};
+use polys::{BigInt, BigRational, Int, Mono, Poly, Rat};
 
 // The driver (input, subprocess, counts and times) lives in the library; re-exported so
 // the tests and the seed benchmark keep their `qepcad::` paths.
@@ -270,16 +270,22 @@ fn to_upoly(p: &QPoly) -> UPoly {
     )
 }
 
+/// A rational of this oracle's arithmetic as cad's number.
+fn algebraic(r: &BigRational) -> Algebraic {
+    Algebraic::from(Rat::from_big(r))
+}
+
 /// The unique root of `m` in the closed interval `[lo, hi]`.
 fn make_root(m: &QPoly, lo: &BigRational, hi: &BigRational) -> Result<Algebraic, String> {
     let u = to_upoly(m);
-    if lo == hi || u.sign_at(lo) == 0 {
-        return Ok(Algebraic::from(lo.clone()));
+    let (lo, hi) = (Rat::from_big(lo), Rat::from_big(hi));
+    if lo == hi || u.sign_at(&lo) == 0 {
+        return Ok(Algebraic::from(lo));
     }
-    if u.sign_at(hi) == 0 {
-        return Ok(Algebraic::from(hi.clone()));
+    if u.sign_at(&hi) == 0 {
+        return Ok(Algebraic::from(hi));
     }
-    Algebraic::from_root(&u, lo.clone(), hi.clone()).map_err(|e| format!("{e:?}"))
+    Algebraic::from_root(&u, lo, hi).map_err(|e| format!("{e:?}"))
 }
 
 /// Picks, among candidate roots `cands` of a polynomial implied by `q(alpha, x) = 0`, the
@@ -294,7 +300,7 @@ fn pick(
     let mut hits = Vec::new();
     for b in cands {
         if let Some((lo, hi)) = range {
-            if b < Algebraic::from(lo.clone()) || Algebraic::from(hi.clone()) < b {
+            if b < algebraic(lo) || algebraic(hi) < b {
                 continue;
             }
         }
@@ -312,12 +318,12 @@ fn pick(
 /// `q(alpha)` as a real algebraic number: a root of `res_t(m(t), D y - N(t))`.
 fn value_in_alpha(q: &QPoly, alpha: &Algebraic, m: &QPoly) -> Result<Algebraic, String> {
     if q.len() <= 1 {
-        return Ok(Algebraic::from(
-            q.first().cloned().unwrap_or_else(BigRational::zero),
+        return Ok(algebraic(
+            &q.first().cloned().unwrap_or_else(BigRational::zero),
         ));
     }
     if let Some(a) = alpha.to_rational() {
-        return Ok(Algebraic::from(eval_q(q, a)));
+        return Ok(algebraic(&eval_q(q, &a.to_big())));
     }
     // y - q(t) with y the variable x_1.
     let mut terms: Terms = q
@@ -346,7 +352,7 @@ fn root_over_alpha(
     let r = if g.has_var(0) && !alpha.is_rational() {
         to_upoly(m).to_poly(0).resultant(&g, 0)
     } else if let Some(a) = alpha.to_rational() {
-        g.subst_rational(0, a)
+        g.subst_rational(0, &a.to_big())
     } else {
         g.clone()
     };
@@ -529,7 +535,7 @@ pub fn truth_at(f: &Formula, s: &Sample, ext: &[Algebraic]) -> (bool, Route) {
     coords.extend(ext.iter().cloned());
     if let Some(r) = coords
         .iter()
-        .map(|a| a.to_rational().cloned())
+        .map(|a| a.to_rational().map(Rat::to_big))
         .collect::<Option<Vec<BigRational>>>()
     {
         let mut sign = |p: &Poly| Some(sign_q(&p.eval_rational(&r)));
@@ -541,7 +547,7 @@ pub fn truth_at(f: &Formula, s: &Sample, ext: &[Algebraic]) -> (bool, Route) {
     if let (Some((m, lo, hi)), Some(qs)) = (&s.alpha, &s.in_alpha) {
         let mut qs = qs.clone();
         for e in ext {
-            let c = e.to_rational().expect("extensions are integers").clone();
+            let c = e.to_rational().expect("extensions are integers").to_big();
             qs.push(vec![c]);
         }
         for q in qs.iter_mut() {
