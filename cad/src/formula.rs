@@ -115,7 +115,10 @@ impl Formula {
     /// Three-valued evaluation: `sign(p)` returns the sign of an atom's polynomial where it
     /// is decided (e.g. all its variables are assigned in a partial sample) and `None`
     /// otherwise. The result is `None` only when the known signs do not decide the formula.
-    pub fn eval_partial(&self, sign: &mut impl FnMut(&Poly) -> Option<i32>) -> Option<bool> {
+    pub fn eval_partial<'f>(
+        &'f self,
+        sign: &mut impl FnMut(&'f Poly) -> Option<i32>,
+    ) -> Option<bool> {
         match self {
             Formula::True => Some(true),
             Formula::False => Some(false),
@@ -159,21 +162,29 @@ impl Formula {
 
     /// The atoms' polynomials, each once, in order of first occurrence.
     pub fn polynomials(&self) -> Vec<Poly> {
-        let mut out = Vec::new();
-        self.collect_polys(&mut out);
+        let mut out: Vec<Poly> = Vec::new();
+        for p in self.atom_polys() {
+            if !p.is_constant() && !out.contains(p) {
+                out.push(p.clone());
+            }
+        }
         out
     }
 
-    fn collect_polys(&self, out: &mut Vec<Poly>) {
+    /// Every atom's polynomial as stored in the formula, once per occurrence: the
+    /// references [`Formula::eval_partial`] hands to its closure.
+    pub fn atom_polys(&self) -> Vec<&Poly> {
+        let mut out = Vec::new();
+        self.collect_atoms(&mut out);
+        out
+    }
+
+    fn collect_atoms<'f>(&'f self, out: &mut Vec<&'f Poly>) {
         match self {
             Formula::True | Formula::False => {}
-            Formula::Atom(a) => {
-                if !a.poly.is_constant() && !out.contains(&a.poly) {
-                    out.push(a.poly.clone());
-                }
-            }
-            Formula::And(fs) | Formula::Or(fs) => fs.iter().for_each(|f| f.collect_polys(out)),
-            Formula::Not(f) => f.collect_polys(out),
+            Formula::Atom(a) => out.push(&a.poly),
+            Formula::And(fs) | Formula::Or(fs) => fs.iter().for_each(|f| f.collect_atoms(out)),
+            Formula::Not(f) => f.collect_atoms(out),
         }
     }
 

@@ -122,6 +122,12 @@ pub struct Lifter<'a> {
     /// polynomials (level, index) that divide it: on a section of one of those it is 0
     /// with no arithmetic at all. Built once, since lifting asks at every section.
     divisors: Vec<(Poly, Vec<(usize, usize)>)>,
+    /// Each atom of the formulas and pruning constraints, by the address of its
+    /// polynomial (what [`Formula::eval_partial`] hands over), with the index of that
+    /// polynomial in `divisors`: the signs known along a path are kept by index, so
+    /// looking one up compares two integers instead of two polynomials, and recording one
+    /// copies nothing.
+    atom_ids: Vec<(usize, usize)>,
     /// Roots already isolated, per basis polynomial (level, index): the coordinates of
     /// the variables it has, and its roots there (see [`Lifter::memo_roots`]).
     roots_memo: Mutex<HashMap<(usize, usize), Vec<MemoRoots>>>,
@@ -172,6 +178,16 @@ impl<'a> Lifter<'a> {
             }
             divisors.push((p, by));
         }
+        let address = |p: &Poly| p as *const Poly as usize;
+        let atom_ids = formulas
+            .iter()
+            .chain(pruning)
+            .flat_map(Formula::atom_polys)
+            .filter_map(|p| {
+                let id = divisors.iter().position(|(q, _)| q == p)?;
+                Some((address(p), id))
+            })
+            .collect();
         Lifter {
             levels,
             full,
@@ -179,6 +195,7 @@ impl<'a> Lifter<'a> {
             pruning,
             stats,
             divisors,
+            atom_ids,
             roots_memo: Mutex::new(HashMap::new()),
         }
     }
@@ -203,7 +220,7 @@ impl<'a> Lifter<'a> {
         prefix: &mut Vec<Algebraic>,
         zero_dim: bool,
         nullified: &mut Vec<(usize, usize)>,
-        known: &mut Vec<(Poly, i32)>,
+        known: &mut Vec<(usize, i32)>,
     ) -> Result<Vec<Cell>, CadError> {
         let roots = match self.stack_roots(prefix, zero_dim)? {
             Ok(r) => r,
@@ -340,7 +357,7 @@ impl<'a> Lifter<'a> {
     #[allow(clippy::too_many_arguments)]
     fn cell(
         &self,
-        known: &mut Vec<(Poly, i32)>,
+        known: &mut Vec<(usize, i32)>,
         prefix: &mut Vec<Algebraic>,
         sample: Algebraic,
         kind: CellKind,
@@ -406,7 +423,7 @@ impl<'a> Lifter<'a> {
         zero_dim: bool,
         cell: &mut Cell,
         nullified: &mut Vec<(usize, usize)>,
-        known: &mut Vec<(Poly, i32)>,
+        known: &mut Vec<(usize, i32)>,
     ) -> Result<(), CadError> {
         let n = self.levels.len();
         let assigned = prefix.len();
@@ -419,22 +436,23 @@ impl<'a> Lifter<'a> {
         let level = cell.level;
         // Signs decided at an ancestor's sample hold here too (same leading
         // coordinates); new ones are recorded for the descendants.
-        let mut sign = |p: &Poly| {
+        let mut sign = |p: &'a Poly| {
             if p.nvars() > assigned || failure.is_some() {
                 return None;
             }
-            if let Some((_, s)) = known.iter().find(|(q, _)| q == p) {
+            let id = self.atom_id(p);
+            if let Some((_, s)) = known.iter().find(|(q, _)| *q == id) {
                 return Some(*s);
             }
             // Zero by construction: no exact zero test needed (the costly case of the
             // sign cascade, which intervals alone can never decide).
-            if self.vanishes_on_section(p, level, section_of) {
-                known.push((p.clone(), 0));
+            if self.vanishes_on_section(p, id, level, section_of) {
+                known.push((id, 0));
                 return Some(0);
             }
             match sign_at(p, prefix, &self.stats.signs) {
                 Ok(s) => {
-                    known.push((p.clone(), s));
+                    known.push((id, s));
                     Some(s)
                 }
                 Err(e) => {
@@ -473,21 +491,27 @@ impl<'a> Lifter<'a> {
         Ok(())
     }
 
-    /// Whether `p` (of main variable `x_level`) vanishes on a section that is a root of the
-    /// basis polynomials `refs` of its level: one of them divides `p`. (Over a cell where
-    /// such a polynomial is nullified and a delineating derivative gave the root, it
-    /// vanishes on the whole fibre, so the answer stays right.)
-    fn vanishes_on_section(&self, p: &Poly, level: usize, refs: &[RootRef]) -> bool {
+    /// The index in `divisors` of an atom's polynomial, found by its address.
+    fn atom_id(&self, p: &Poly) -> usize {
+        let at = p as *const Poly as usize;
+        match self.atom_ids.iter().find(|(a, _)| *a == at) {
+            Some((_, id)) => *id,
+            // Every atom was registered in `new`, and eval_partial hands over only those.
+            None => unreachable!("the polynomial of an atom not given to Lifter::new"),
+        }
+    }
+
+    /// Whether `p` (of main variable `x_level`, index `id` in `divisors`) vanishes on a
+    /// section that is a root of the basis polynomials `refs` of its level: one of them
+    /// divides `p`. (Over a cell where such a polynomial is nullified and a delineating
+    /// derivative gave the root, it vanishes on the whole fibre, so the answer stays
+    /// right.)
+    fn vanishes_on_section(&self, p: &Poly, id: usize, level: usize, refs: &[RootRef]) -> bool {
         if refs.is_empty() || p.main_var() != Some(level) {
             return false;
         }
-        if let Some((_, by)) = self.divisors.iter().find(|(q, _)| q == p) {
-            return refs.iter().any(|r| by.contains(&(level, r.poly)));
-        }
-        refs.iter().any(|r| {
-            let b = &self.levels[level][r.poly];
-            b.degree(level) <= p.degree(level) && (b == p || p.div_exact(b).is_some())
-        })
+        let by = &self.divisors[id].1;
+        refs.iter().any(|r| by.contains(&(level, r.poly)))
     }
 
     /// [`Lifter::roots_over`] through the memo. A polynomial of level `k` rarely has every
