@@ -15,7 +15,9 @@
 //! run has a time limit; columns stay empty when it is missing or fails.
 //!
 //! Run: `cargo bench -p cad --bench seed` (add a case name to run only matching cases,
-//! `--no-qepcad` to leave QEPCAD out, `--stats` for the counters of one run per case).
+//! `--no-qepcad` to leave QEPCAD out, `--stats` for the counters of one run per case,
+//! `--runs=N` for exactly N runs per pool, e.g. to count instructions under callgrind as
+//! the difference of two run counts, free of start-up costs).
 
 /// The allocator the `polyscan` binary uses: exact arithmetic allocates small vectors
 /// at a high rate, and glibc's malloc spent about a quarter of the CAD's instructions.
@@ -114,6 +116,8 @@ fn main() {
 
     // `--stats`: the lifting and sign counters of one run per case.
     let show_stats = std::env::args().any(|a| a == "--stats");
+    let fixed_runs: Option<usize> =
+        std::env::args().find_map(|a| a.strip_prefix("--runs=").and_then(|n| n.parse().ok()));
     // `--no-qepcad`: our side only (e.g. under a profiler).
     let exe = qepcad::find().filter(|_| !std::env::args().any(|a| a == "--no-qepcad"));
     if exe.is_none() {
@@ -136,7 +140,11 @@ fn main() {
         // worker spins for a while after its job ends, and interleaved runs had the
         // one-thread pool's spinning worker take a core from the next parallel run (the
         // wall median of steinmetz read 1.97 ms interleaved, 1.13 ms alone).
-        while times.len() < 3 || (started.elapsed() < Duration::from_secs(2) && times.len() < 200) {
+        let more = |done: usize, started: Instant| match fixed_runs {
+            Some(n) => done < n,
+            None => done < 3 || (started.elapsed() < Duration::from_secs(2) && done < 200),
+        };
+        while more(times.len(), started) {
             let stats = LiftStats::default();
             let t = Instant::now();
             let cad = Cad::new(vec![f.clone()], vec![], vars.len(), &stats).expect("decomposes");
@@ -156,7 +164,7 @@ fn main() {
                     cad.restarts,
                 )
             });
-            if started.elapsed() > budget {
+            if fixed_runs.is_none() && started.elapsed() > budget {
                 break;
             }
         }
@@ -165,7 +173,7 @@ fn main() {
             .build()
             .expect("a one-thread pool");
         let started = Instant::now();
-        while cpu.len() < times.len() && started.elapsed() < budget {
+        while cpu.len() < times.len() && (fixed_runs.is_some() || started.elapsed() < budget) {
             // CPU time of the whole process: the pool's worker and this thread.
             let c0 = process_cpu();
             one_thread.install(|| {
