@@ -16,7 +16,7 @@
 use crate::algebraic::Algebraic;
 use crate::error::CadError;
 use crate::formula::Formula;
-use crate::sign::{sign_at, sign_if_cheap, subst_rationals, SignStats};
+use crate::sign::{sign_at, sign_if_cheap, subst_rationals, subst_rationals_univariate, SignStats};
 use crate::upoly::UPoly;
 use polys::{factor_univariate, Poly};
 use rayon::prelude::*;
@@ -571,16 +571,19 @@ impl<'a> Lifter<'a> {
         }
         // One pass over the terms; clearing denominators multiplies by a positive
         // constant: same roots.
-        let g = subst_rationals(f, &rationals);
-        if g.is_zero() {
-            return Ok(Err(Nullified));
-        }
         if irrational.is_empty() {
-            let u = UPoly::from_poly(&g, k)?;
+            let u = subst_rationals_univariate(f, k, &rationals);
+            if u.is_zero() {
+                return Ok(Err(Nullified));
+            }
             if u.degree() == 0 {
                 return Ok(Ok(Vec::new()));
             }
             return Algebraic::roots_of(&u).map(Ok);
+        }
+        let g = subst_rationals(f, &rationals);
+        if g.is_zero() {
+            return Ok(Err(Nullified));
         }
         // Identically zero at the sample: every coefficient in x_k vanishes there.
         let mut all_zero = true;

@@ -18,7 +18,8 @@ use crate::float_interval::FloatInterval;
 use crate::interval::Interval;
 use crate::isolate::{isolate_roots, RootInterval};
 use crate::upoly::UPoly;
-use polys::{Coeff, Int, Poly, Rat};
+use polys::{Coeff, Int, Mono, Poly, Rat};
+use smallvec::SmallVec;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -129,13 +130,15 @@ fn cheap_stages(
     point: &[Algebraic],
     stats: &SignStats,
 ) -> Result<Result<i32, Undecided>, CadError> {
-    let vars = p.vars();
+    // On the stack: a sign query is the commonest call of lifting, and three heap
+    // vectors per query were a sixth of its cost.
+    let vars: SmallVec<[usize; 8]> = (0..p.nvars()).filter(|&v| p.has_var(v)).collect();
     if let Some(&v) = vars.iter().find(|&&v| v >= point.len()) {
         return Err(CadError::MissingCoordinate(v));
     }
     // Stage 1: rational coordinates.
-    let mut irrational: Vec<usize> = Vec::new();
-    let mut rationals: Vec<(usize, &Rat)> = Vec::new();
+    let mut irrational: SmallVec<[usize; 8]> = SmallVec::new();
+    let mut rationals: SmallVec<[(usize, &Rat); 8]> = SmallVec::new();
     for &v in &vars {
         match &point[v] {
             Algebraic::Rational(r) => rationals.push((v, r)),
@@ -159,7 +162,7 @@ fn cheap_stages(
         stats.rational.fetch_add(1, Relaxed);
         return Ok(Ok(c.signum()));
     }
-    irrational.retain(|&v| q.has_var(v));
+    irrational.retain(|v| q.has_var(*v));
 
     // Stage 2: interval arithmetic over the isolating intervals, refined a few times:
     // outward-rounded f64 first (cheap), exact rationals only where f64 went out of range.
@@ -244,7 +247,7 @@ fn power_tables(p: &Poly, values: &[(usize, &Rat)]) -> Vec<(usize, Vec<Int>, Vec
 /// The sign of `p` at a point where every variable of `p` has a rational value in
 /// `values`: the sign of `p(values) * prod d^deg_v(p)`, summed term by term.
 fn rational_value_sign(p: &Poly, values: &[(usize, &Rat)]) -> i32 {
-    if let Some(s) = small_integer_value_sign(p, values) {
+    if let Some(s) = small_rational_value_sign(p, values) {
         return s;
     }
     let powers = power_tables(p, values);
@@ -260,32 +263,106 @@ fn rational_value_sign(p: &Poly, values: &[(usize, &Rat)]) -> i32 {
     sum.signum()
 }
 
-/// The sign of `p` at an integer point whose coordinates and coefficients are machine
-/// words, in `i128` with overflow checks; `None` (the general path decides) on a
-/// denominator, a big number or an overflow. Lifting samples sectors at integers, so
-/// this is the query the cascade meets most, and building power tables of big integers
-/// for it cost ten times the arithmetic.
-fn small_integer_value_sign(p: &Poly, values: &[(usize, &Rat)]) -> Option<i32> {
-    let mut point = [0i64; 16];
-    for &(v, r) in values {
-        if !r.is_integer() {
-            return None;
-        }
-        *point.get_mut(v)? = r.numer().to_i64()?;
-    }
-    let mut sum: i128 = 0;
-    for (m, c) in p.terms() {
-        let Int::Small(c) = c else { return None };
-        let mut t = i128::from(*c);
-        for (v, &e) in m.exps().iter().enumerate() {
-            let x = i128::from(*point.get(v)?);
-            for _ in 0..e {
-                t = t.checked_mul(x)?;
+/// Rational coordinates `n/d` of machine-word size, for evaluating terms in `i128` with
+/// overflow checks: lifting samples sectors at integers and small fractions, so this is
+/// what the sign cascade and the specialisation of basis polynomials meet most, and
+/// tables of [`Int`] powers cost ten times the arithmetic.
+struct SmallPoint<'v> {
+    values: &'v [(usize, &'v Rat)],
+    num: [i64; SmallPoint::MAX_VARS],
+    den: [i64; SmallPoint::MAX_VARS],
+    /// `deg_v(p)` where `d_v != 1`: the power of `d_v` that clears `x_v`'s denominators.
+    deg: [u32; SmallPoint::MAX_VARS],
+}
+
+impl<'v> SmallPoint<'v> {
+    const MAX_VARS: usize = 16;
+
+    /// `None` when a value or a variable index does not fit.
+    fn new(p: &Poly, values: &'v [(usize, &'v Rat)]) -> Option<SmallPoint<'v>> {
+        let mut pt = SmallPoint {
+            values,
+            num: [0; Self::MAX_VARS],
+            den: [1; Self::MAX_VARS],
+            deg: [0; Self::MAX_VARS],
+        };
+        for &(v, r) in values {
+            *pt.num.get_mut(v)? = r.numer().to_i64()?;
+            *pt.den.get_mut(v)? = r.denom().to_i64()?;
+            if pt.den[v] != 1 {
+                pt.deg[v] = p.degree(v);
             }
         }
-        sum = sum.checked_add(t)?;
+        Some(pt)
+    }
+
+    /// `c m` with the variables of `values` substituted, times `prod d_v^deg_v`; other
+    /// variables' exponents are left to the caller. `None` on overflow or a big `c`.
+    fn term(&self, m: &Mono, c: &Int) -> Option<i128> {
+        let Int::Small(c) = c else { return None };
+        let mut t = i128::from(*c);
+        for &(v, _) in self.values {
+            let e = m.exp(v);
+            if e > 0 {
+                let x = i128::from(self.num[v]);
+                for _ in 0..e {
+                    t = t.checked_mul(x)?;
+                }
+            }
+            if self.den[v] != 1 {
+                t = t.checked_mul(i128::from(self.den[v]).checked_pow(self.deg[v] - e)?)?;
+            }
+        }
+        Some(t)
+    }
+}
+
+/// The sign of `p` at a point where every variable has a machine-word rational value,
+/// in `i128`; `None` (the general path decides) on a big number or an overflow.
+fn small_rational_value_sign(p: &Poly, values: &[(usize, &Rat)]) -> Option<i32> {
+    let pt = SmallPoint::new(p, values)?;
+    let mut sum: i128 = 0;
+    for (m, c) in p.terms() {
+        sum = sum.checked_add(pt.term(m, c)?)?;
     }
     Some(sum.signum() as i32)
+}
+
+/// `p` with every variable other than `x_k` set to its value in `values`, times the
+/// positive factor `prod d^deg_v(p)` that clears the denominators (same roots), as a
+/// dense polynomial in `x_k`: what lifting isolates roots of over a rational sample,
+/// built without the sorting and merging of a sparse [`Poly`].
+pub(crate) fn subst_rationals_univariate(p: &Poly, k: usize, values: &[(usize, &Rat)]) -> UPoly {
+    let n = p.degree(k) as usize + 1;
+    let small = SmallPoint::new(p, values).and_then(|pt| {
+        let mut c = vec![0i128; n];
+        for (m, a) in p.terms() {
+            let e = m.exp(k) as usize;
+            c[e] = c[e].checked_add(pt.term(m, a)?)?;
+        }
+        Some(c)
+    });
+    if let Some(c) = small {
+        return UPoly::new(c.into_iter().map(int_of_i128).collect());
+    }
+    let powers = power_tables(p, values);
+    let mut c = vec![Int::zero(); n];
+    for (m, a) in p.terms() {
+        let mut t = a.clone();
+        for (v, np, dp) in &powers {
+            let e = m.exp(*v) as usize;
+            t = t.mul(&np[e]).mul(&dp[e]);
+        }
+        c[m.exp(k) as usize].add_assign(&t);
+    }
+    UPoly::new(c)
+}
+
+fn int_of_i128(v: i128) -> Int {
+    match i64::try_from(v) {
+        Ok(s) => Int::from(s),
+        Err(_) => Int::from(polys::BigInt::from(v)),
+    }
 }
 
 /// `p` with every `x_v = n/d` of `values` substituted in one pass over the terms, times
@@ -561,6 +638,47 @@ mod tests {
 
     fn root(c: &[i64], index: usize) -> Algebraic {
         Algebraic::roots_of(&UPoly::from_i64s(c)).unwrap()[index].clone()
+    }
+
+    #[test]
+    fn machine_word_rational_signs_match_exact_evaluation() {
+        let mut v = Vars::from_names(["x", "y", "z"]);
+        let polys: Vec<Poly> = [
+            "x^2 + y^2 - 4z^2",
+            "3x^3*y - 7y^2 + z - 1",
+            "x*y*z - 2",
+            "5y^4 - x",
+            "1000000000000x^3 - 999999999999y^3 + z^2",
+        ]
+        .iter()
+        .map(|t| Poly::parse(t, &mut v).unwrap())
+        .collect();
+        let values = [
+            Rat::ratio(1, 2),
+            Rat::ratio(-3, 7),
+            Rat::from(5),
+            Rat::ratio(2_000_000_001, 3),
+            Rat::from(0),
+        ];
+        for p in &polys {
+            for a in &values {
+                for b in &values {
+                    for c in &values {
+                        let point = [(0, a), (1, b), (2, c)];
+                        let value = p.eval_rational(&[a.to_big(), b.to_big(), c.to_big()]);
+                        let want = num_traits::Signed::signum(&value).to_integer();
+                        if let Some(s) = small_rational_value_sign(p, &point) {
+                            assert_eq!(polys::BigInt::from(s), want, "{p:?} at {a} {b} {c}");
+                        }
+                        assert_eq!(
+                            polys::BigInt::from(rational_value_sign(p, &point)),
+                            want,
+                            "{p:?} at {a} {b} {c}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
