@@ -11,7 +11,7 @@
 use crate::expr::Expr;
 use cad::lift::{Bound, Cell, CellKind};
 use cad::{sign_at, Algebraic, SignStats};
-use polys::{Coeff, Int, Poly};
+use polys::{Coeff, Int, Mono, Poly};
 use std::cell::RefCell;
 use thiserror::Error;
 
@@ -105,6 +105,24 @@ pub fn root_bound(
         };
         return Ok(Expr::Poly(Poly::constant(Int::from(v))));
     }
+    Ok(root_form(f, j, m, site, var_name)?.bound(round))
+}
+
+/// Root `j` (1-based) of `f` in variable `k = site.prefix.len()` as a closed form over a
+/// cell of positive dimension (`!site.zero_dim`), where `f` has `m` distinct real roots
+/// over the cell: everything [`root_bound`] computes before it rounds, so one form (and
+/// its sign queries) serves all four roundings.
+pub(crate) fn root_form(
+    f: &Poly,
+    j: usize,
+    m: usize,
+    site: &RootSite,
+    var_name: &str,
+) -> Result<RootForm, BoundError> {
+    debug_assert!(
+        !site.zero_dim,
+        "over a point the bound comes from the sample"
+    );
     let k = site.prefix.len();
     let mut coeffs = f.coeffs(k);
     // Leading coefficients that vanish on the cell (all coefficients are projection
@@ -119,7 +137,6 @@ pub fn root_bound(
         }
         coeffs.pop();
     }
-    let floor_or_ceil = |r: Root, ceil: bool| r.rounded(ceil);
     let root = match coeffs.len() {
         2 => Root::Rational {
             num: coeffs[0].neg(),
@@ -141,7 +158,10 @@ pub fn root_bound(
                 } else {
                     b.neg().sub(&sq)
                 };
-                return Ok(round_rational(num, a.scale(&Int::from(2)), round));
+                return Ok(RootForm::Closed(Root::Rational {
+                    num,
+                    den: a.scale(&Int::from(2)),
+                }));
             }
             Root::Quadratic {
                 b: b.clone(),
@@ -160,7 +180,12 @@ pub fn root_bound(
             // x^e is negative (odd e).
             let abs_c = if sc > 0 { c.clone() } else { c.neg() };
             let negative = sc > 0 || (e.is_multiple_of(2) && m == 2 && j == 1);
-            return Ok(binomial_root(abs_c, a.clone(), e, negative, round));
+            return Ok(RootForm::Binomial {
+                num: abs_c,
+                den: a.clone(),
+                e,
+                negative,
+            });
         }
         n => {
             let unsupported = || BoundError::Degree {
@@ -168,127 +193,146 @@ pub fn root_bound(
                 var: var_name.to_string(),
                 poly: Box::new(f.clone()),
             };
-            return root_search(f, &coeffs, j, site, round).ok_or_else(unsupported);
+            return root_search(f, &coeffs, j, site).ok_or_else(unsupported);
         }
     };
-    Ok(match round {
-        Round::StrictLower => floor_or_ceil(root, false).plus(1),
-        Round::Lower => floor_or_ceil(root, true),
-        Round::Upper => floor_or_ceil(root, false),
-        Round::StrictUpper => floor_or_ceil(root, true).plus(-1),
-    })
+    Ok(RootForm::Closed(root))
 }
 
-/// The bound for the root `±(num/den)^(1/e)` (num >= 0, den > 0 on the cell):
+/// A real root over a cell as a function of the outer variables, ready to be rounded.
+pub(crate) enum RootForm {
+    /// A rational function or the quadratic formula.
+    Closed(Root),
+    /// `±(num/den)^(1/e)` (`num >= 0`, `den > 0` on the cell; `-` if `negative`).
+    Binomial {
+        num: Poly,
+        den: Poly,
+        e: u32,
+        negative: bool,
+    },
+    /// The root found by bisection at run time, see [`Expr::RootSearch`].
+    Search {
+        coeffs: Vec<Poly>,
+        lo: Expr,
+        hi: Expr,
+        before: i32,
+    },
+}
+
+impl RootForm {
+    /// The integer bound the rounding asks for.
+    pub(crate) fn bound(&self, round: Round) -> Expr {
+        match round {
+            Round::StrictLower => self.rounded(false).plus(1),
+            Round::Lower => self.rounded(true),
+            Round::Upper => self.rounded(false),
+            Round::StrictUpper => self.rounded(true).plus(-1),
+        }
+    }
+
+    /// `floor(root)` or `ceil(root)`.
+    fn rounded(&self, ceil: bool) -> Expr {
+        match self {
+            RootForm::Closed(root) => root.rounded(ceil),
+            RootForm::Binomial {
+                num,
+                den,
+                e,
+                negative,
+            } => binomial_rounded(num, den, *e, *negative, ceil),
+            RootForm::Search {
+                coeffs,
+                lo,
+                hi,
+                before,
+            } => Expr::RootSearch {
+                coeffs: coeffs.clone(),
+                lo: Box::new(lo.clone()),
+                hi: Box::new(hi.clone()),
+                before: *before,
+                ceil,
+            },
+        }
+    }
+}
+
+/// `floor` (or `ceil`) of the root `±(num/den)^(1/e)` (num >= 0, den > 0 on the cell):
 /// `floor(z) = floor(floor(y)^(1/e))` for `y >= 0` because `t -> t^(1/e)` is increasing
 /// and crosses integers only at integer arguments; `floor(-z) = -ceil(z)`.
-fn binomial_root(num: Poly, den: Poly, e: u32, negative: bool, round: Round) -> Expr {
+fn binomial_rounded(num: &Poly, den: &Poly, e: u32, negative: bool, ceil: bool) -> Expr {
     if num.is_zero() {
         // The root is 0 on the whole cell.
-        return Expr::constant(match round {
-            Round::StrictLower => 1,
-            Round::StrictUpper => -1,
-            Round::Lower | Round::Upper => 0,
-        });
+        return Expr::constant(0);
     }
     let z = |ceil: bool| {
-        let y = Root::Rational {
-            num: num.clone(),
-            den: den.clone(),
-        }
-        .rounded(ceil);
+        let y = divide(Expr::Poly(num.clone()), den, ceil);
         Expr::Root {
             arg: Box::new(y),
             k: e,
             ceil,
         }
     };
-    // floor and ceil of the signed root.
-    let floor = |()| {
-        if negative {
-            Expr::Neg(Box::new(z(true)))
-        } else {
-            z(false)
-        }
-    };
-    let ceil = |()| {
-        if negative {
-            Expr::Neg(Box::new(z(false)))
-        } else {
-            z(true)
-        }
-    };
-    match round {
-        Round::StrictLower => floor(()).plus(1),
-        Round::Lower => ceil(()),
-        Round::Upper => floor(()),
-        Round::StrictUpper => ceil(()).plus(-1),
+    if negative {
+        Expr::Neg(Box::new(z(!ceil)))
+    } else {
+        z(ceil)
     }
 }
 
-/// `num / den` (den > 0 on the cell) rounded as asked.
-fn round_rational(num: Poly, den: Poly, round: Round) -> Expr {
-    let r = |ceil| {
-        Root::Rational {
-            num: num.clone(),
-            den: den.clone(),
-        }
-        .rounded(ceil)
-    };
-    match round {
-        Round::StrictLower => r(false).plus(1),
-        Round::Lower => r(true),
-        Round::Upper => r(false),
-        Round::StrictUpper => r(true).plus(-1),
-    }
-}
-
-/// `q` with `q^2 = p`, when `p` is the square of a polynomial.
+/// `q` with `q^2 = p` and a positive leading coefficient (the one a square-free
+/// decomposition gives), when the non-constant `p` is the square of a polynomial.
+///
+/// Term by term, as for integers: the leading term of `q` is the square root of `p`'s;
+/// while `r = p - q^2` is not zero, its leading term is `2 lt(q) t` for the next term `t`
+/// of `q` (every other product is smaller in the monomial order), so `t = lt(r) / 2 lt(q)`
+/// must divide exactly. Each step cancels `lt(r)` and adds only smaller terms, and the
+/// terms of a square root have at most half of `p`'s degree in every variable, so the
+/// loop ends. Most discriminants fail at the first term or step; the square-free
+/// decomposition this replaces dominated lowering.
 fn square_root(p: &Poly) -> Option<Poly> {
     if p.is_constant() {
         return None;
     }
-    // A square takes square values: one non-square value at an integer point rules it out
-    // before a square-free decomposition (most discriminants are no squares, and the
-    // decomposition dominated the generation time of steinmetz).
-    for shift in [0i64, 7] {
-        // p at x_v = 3 + 2v + shift, term by term (no intermediate polynomials).
-        let mut value = Int::zero();
-        for (m, c) in p.terms() {
-            let mut t = c.clone();
-            for (v, &e) in m.exps().iter().enumerate() {
-                if e > 0 {
-                    t = t.mul(&Int::from(3 + 2 * v as i64 + shift).pow(e));
-                }
-            }
-            value.add_assign(&t);
-        }
-        if value.signum() < 0 {
-            return None;
-        }
-        let big = value.to_bigint();
-        let r = big.sqrt();
-        if &r * &r != big {
-            return None;
-        }
-    }
-    let (unit, factors) = p.square_free();
-    if unit.signum() <= 0 || factors.iter().any(|(_, m)| m % 2 == 1) {
+    let (m0, c0) = p.leading_term()?;
+    if m0.exps().iter().any(|e| e % 2 == 1) {
         return None;
     }
-    let r = Int::from(unit.to_bigint().sqrt());
-    if r.mul(&r) != unit {
+    let half: Vec<u32> = m0.exps().iter().map(|e| e / 2).collect();
+    let r0 = exact_isqrt(c0)?;
+    // Degree bounds of every term of a square root, per variable.
+    let max_exps: Vec<u32> = (0..p.nvars()).map(|v| p.degree(v) / 2).collect();
+    let lead = Mono::from_exps(&half);
+    let two_r0 = r0.mul(&Int::from(2));
+    let mut q = Poly::monomial(r0, lead.clone());
+    let mut rest = p.sub(&q.mul(&q));
+    while let Some((m, c)) = rest.leading_term() {
+        let mt = m.div(&lead)?;
+        if mt.exps().iter().zip(&max_exps).any(|(e, max)| e > max) {
+            return None;
+        }
+        let (ct, rem) = c.div_mod_floor(&two_r0);
+        if !rem.is_zero() {
+            return None;
+        }
+        // (q + t)^2 - q^2 = (2q + t) t.
+        let t = Poly::monomial(ct, mt);
+        rest = rest.sub(&q.scale(&Int::from(2)).add(&t).mul(&t));
+        q = q.add(&t);
+    }
+    Some(q)
+}
+
+/// The non-negative integer square root of `c`, if `c` is a perfect square.
+fn exact_isqrt(c: &Int) -> Option<Int> {
+    if c.signum() < 0 {
         return None;
     }
-    Some(
-        factors
-            .iter()
-            .fold(Poly::constant(r), |acc, (f, m)| acc.mul(&f.pow(m / 2))),
-    )
+    let r = c.isqrt();
+    (r.mul(&r) == *c).then_some(r)
 }
 
 /// A root as a closed form over the outer variables.
-enum Root {
+pub(crate) enum Root {
     /// `num / den` with `den > 0` on the cell.
     Rational { num: Poly, den: Poly },
     /// `(-b - sqrt(disc)) / two_a` or, if `high`, `(-b + sqrt(disc)) / two_a`, with
@@ -338,9 +382,9 @@ impl Root {
     }
 
     /// `floor(root)` or `ceil(root)`.
-    fn rounded(self, ceil: bool) -> Expr {
+    fn rounded(&self, ceil: bool) -> Expr {
         match self {
-            Root::Rational { num, den } => divide(Expr::Poly(num), den, ceil),
+            Root::Rational { num, den } => divide(Expr::Poly(num.clone()), den, ceil),
             Root::Quadratic {
                 b,
                 two_a,
@@ -350,10 +394,10 @@ impl Root {
                 // floor((y)/n) = floor(floor(y)/n) and ceil(y/n) = ceil(ceil(y)/n) for n > 0:
                 // round the numerator -b -+ sqrt(D) first, in the same direction.
                 let sqrt = match (high, ceil) {
-                    (true, false) | (false, true) => Expr::Isqrt(disc),
-                    _ => Expr::CeilSqrt(disc),
+                    (true, false) | (false, true) => Expr::Isqrt(disc.clone()),
+                    _ => Expr::CeilSqrt(disc.clone()),
                 };
-                let num = if high {
+                let num = if *high {
                     Expr::Sum(vec![Expr::Poly(b.neg()), sqrt])
                 } else {
                     Expr::Sum(vec![Expr::Poly(b.neg()), Expr::Neg(Box::new(sqrt))])
@@ -365,13 +409,13 @@ impl Root {
 }
 
 /// `num / den` rounded, simplified when the division is trivial or exact.
-fn divide(num: Expr, den: Poly, ceil: bool) -> Expr {
+fn divide(num: Expr, den: &Poly, ceil: bool) -> Expr {
     let (num, den) = match num {
         Expr::Poly(n) => {
-            let (n, d) = crate::expr::reduce_division(&n, &den, ceil);
+            let (n, d) = crate::expr::reduce_division(&n, den, ceil);
             (Expr::Poly(n), d)
         }
-        other => (other, den),
+        other => (other, den.clone()),
     };
     if den.is_one() {
         return num;
@@ -394,7 +438,7 @@ fn divide(num: Expr, den: Poly, ceil: bool) -> Expr {
 /// theorem one lies between any two roots of `f`, so no other root of `f` is between
 /// them), or a Cauchy bound where there is none. `None` if the stack has no section of
 /// that root or `f` does not change sign there.
-fn root_search(f: &Poly, coeffs: &[Poly], j: usize, site: &RootSite, round: Round) -> Option<Expr> {
+fn root_search(f: &Poly, coeffs: &[Poly], j: usize, site: &RootSite) -> Option<RootForm> {
     if let Some(t) = site.transcript {
         t.borrow_mut().opaque = true;
     }
@@ -481,17 +525,95 @@ fn root_search(f: &Poly, coeffs: &[Poly], j: usize, site: &RootSite, round: Roun
     if before == 0 || after != -before {
         return None;
     }
-    let search = |ceil: bool| Expr::RootSearch {
+    Some(RootForm::Search {
         coeffs: coeffs.to_vec(),
-        lo: Box::new(lo.clone()),
-        hi: Box::new(hi.clone()),
+        lo,
+        hi,
         before,
-        ceil,
-    };
-    Some(match round {
-        Round::StrictLower => search(false).plus(1),
-        Round::Lower => search(true),
-        Round::Upper => search(false),
-        Round::StrictUpper => search(true).plus(-1),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use polys::Vars;
+
+    /// The former implementation (evaluation filter, then a square-free decomposition).
+    fn square_root_by_factoring(p: &Poly) -> Option<Poly> {
+        if p.is_constant() {
+            return None;
+        }
+        // A square takes square values: one non-square value at an integer point rules it out
+        // before a square-free decomposition (most discriminants are no squares, and the
+        // decomposition dominated the generation time of steinmetz).
+        for shift in [0i64, 7] {
+            // p at x_v = 3 + 2v + shift, term by term (no intermediate polynomials).
+            let mut value = Int::zero();
+            for (m, c) in p.terms() {
+                let mut t = c.clone();
+                for (v, &e) in m.exps().iter().enumerate() {
+                    if e > 0 {
+                        t = t.mul(&Int::from(3 + 2 * v as i64 + shift).pow(e));
+                    }
+                }
+                value.add_assign(&t);
+            }
+            if value.signum() < 0 {
+                return None;
+            }
+            let big = value.to_bigint();
+            let r = big.sqrt();
+            if &r * &r != big {
+                return None;
+            }
+        }
+        let (unit, factors) = p.square_free();
+        if unit.signum() <= 0 || factors.iter().any(|(_, m)| m % 2 == 1) {
+            return None;
+        }
+        let r = Int::from(unit.to_bigint().sqrt());
+        if r.mul(&r) != unit {
+            return None;
+        }
+        Some(
+            factors
+                .iter()
+                .fold(Poly::constant(r), |acc, (f, m)| acc.mul(&f.pow(m / 2))),
+        )
+    }
+
+    /// The term-by-term root agrees with the square-free decomposition, sign included,
+    /// on squares, near-squares and non-squares.
+    #[test]
+    fn square_root_matches_factoring() {
+        let mut v = Vars::new();
+        let bases = [
+            "a",
+            "2*a",
+            "x - a",
+            "3*x*y - 2*a + 1",
+            "x^2 + y^2 - a^2",
+            "-x + 2*y - 5",
+            "a*x^2 - 3*y + 7",
+            "x*y*a - 1",
+            "4*y^3 - x",
+            "x^2 - 2*x*a + a^2 + 9",
+        ];
+        let extras = ["0", "1", "-1", "a", "x", "2*x*y", "-4*a^2", "y^5"];
+        for b in bases {
+            let q = Poly::parse(b, &mut v).unwrap();
+            for e in extras {
+                let d = Poly::parse(e, &mut v).unwrap();
+                for p in [
+                    q.mul(&q),
+                    q.mul(&q).add(&d),
+                    q.mul(&q).scale(&Int::from(9)),
+                    q.clone(),
+                ] {
+                    assert_eq!(square_root(&p), square_root_by_factoring(&p), "{p:?}");
+                    assert_eq!(square_root(&p.neg()), square_root_by_factoring(&p.neg()));
+                }
+            }
+        }
+    }
 }

@@ -7,6 +7,8 @@ use crate::ast::Node;
 use crate::expr::Expr;
 use crate::overflow::{CheckedError, Lang};
 use polys::{CPrintError, Coeff, Poly, Vars};
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
 use std::fmt::Write;
 
 /// The helper functions, as C99 `static inline` definitions.
@@ -101,12 +103,13 @@ pub struct CEmitter<'a> {
 impl CEmitter<'_> {
     /// The loop nest as a fragment: parameters are `int64_t` variables in scope.
     pub fn fragment(&self, nodes: &[Node]) -> Result<String, CPrintError> {
+        let printer = Printer::new(self);
         let mut out = String::new();
         if nodes.is_empty() {
             out.push_str("/* empty domain: no statement instance */\n");
         }
         for n in nodes {
-            self.node(n, 0, &mut out)?;
+            printer.node(n, 0, &mut out)?;
         }
         Ok(out)
     }
@@ -126,44 +129,12 @@ impl CEmitter<'_> {
         if nodes.is_empty() {
             out.push_str("  /* empty domain: no statement instance */\n");
         }
+        let printer = Printer::new(self);
         for n in nodes {
-            self.node(n, 1, &mut out)?;
+            printer.node(n, 1, &mut out)?;
         }
         out.push_str("}\n");
         Ok(out)
-    }
-
-    fn node(&self, n: &Node, depth: usize, out: &mut String) -> Result<(), CPrintError> {
-        let pad = "  ".repeat(depth);
-        match n {
-            Node::Stmt { stmt, args } => {
-                let name = &self.statements[*stmt].0;
-                let args: Result<Vec<String>, _> = args.iter().map(|a| self.expr(a)).collect();
-                let _ = writeln!(out, "{pad}{name}({});", args?.join(", "));
-            }
-            Node::Loop {
-                var,
-                lower,
-                upper,
-                body,
-            } => {
-                let x = self.vars.name(*var);
-                let (lo, hi) = (self.expr(lower)?, self.expr(upper)?);
-                let _ = write!(out, "{pad}for (int64_t {x} = {lo}; {x} <= {hi}; {x} += 1)");
-                self.block(body, depth, out)?;
-            }
-            Node::Guard {
-                var,
-                lower,
-                upper,
-                body,
-            } => {
-                let conds = self.guard_conditions(*var, lower, upper)?;
-                let _ = write!(out, "{pad}if ({})", conds.join(" && "));
-                self.block(body, depth, out)?;
-            }
-        }
-        Ok(())
     }
 
     /// `p >= lower` and `p <= upper` for the sides a guard has.
@@ -173,7 +144,92 @@ impl CEmitter<'_> {
         lower: &Option<Expr>,
         upper: &Option<Expr>,
     ) -> Result<Vec<String>, CPrintError> {
-        let p = self.vars.name(var);
+        Printer::new(self).guard_conditions(var, lower, upper)
+    }
+
+    /// A C expression; sums are parenthesised wherever they are operands.
+    pub fn expr(&self, e: &Expr) -> Result<String, CPrintError> {
+        Printer::new(self).expr(e)
+    }
+}
+
+/// One printing pass over a tree. Generated code repeats a few bounds many times
+/// (steinmetz prints `ps_isqrt((-x)*x + a*a)` dozens of times), and printing a polynomial
+/// in Horner form costs far more than hashing it, so the text of every expression of the
+/// tree is kept, keyed by the expression (borrowed from the tree for the pass).
+struct Printer<'e, 't> {
+    emitter: &'e CEmitter<'e>,
+    /// Text and whether it is a sum at the top, see [`Printer::printed`].
+    texts: RefCell<FxHashMap<&'t Expr, (String, bool)>>,
+}
+
+impl<'e, 't> Printer<'e, 't> {
+    fn new(emitter: &'e CEmitter<'e>) -> Self {
+        Printer {
+            emitter,
+            texts: RefCell::default(),
+        }
+    }
+
+    /// Appends the node's code, the text pieces pushed directly (no formatting machinery:
+    /// printing is a per-line cost of every generation).
+    fn node(&self, n: &'t Node, depth: usize, out: &mut String) -> Result<(), CPrintError> {
+        indent(out, depth);
+        match n {
+            Node::Stmt { stmt, args } => {
+                out.push_str(&self.emitter.statements[*stmt].0);
+                out.push('(');
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    self.push_expr(a, out)?;
+                }
+                out.push_str(");\n");
+            }
+            Node::Loop {
+                var,
+                lower,
+                upper,
+                body,
+            } => {
+                let x = self.emitter.vars.name(*var);
+                for piece in ["for (int64_t ", &x, " = "] {
+                    out.push_str(piece);
+                }
+                self.push_expr(lower, out)?;
+                for piece in ["; ", &x, " <= "] {
+                    out.push_str(piece);
+                }
+                self.push_expr(upper, out)?;
+                for piece in ["; ", &x, " += 1)"] {
+                    out.push_str(piece);
+                }
+                self.block(body, depth, out)?;
+            }
+            Node::Guard {
+                var,
+                lower,
+                upper,
+                body,
+            } => {
+                let conds = self.guard_conditions(*var, lower, upper)?;
+                out.push_str("if (");
+                out.push_str(&conds.join(" && "));
+                out.push(')');
+                self.block(body, depth, out)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn guard_conditions(
+        &self,
+        var: usize,
+        lower: &'t Option<Expr>,
+        upper: &'t Option<Expr>,
+    ) -> Result<Vec<String>, CPrintError> {
+        let p = self.emitter.vars.name(var);
         let mut conds = Vec::new();
         if let Some(l) = lower {
             conds.push(format!("{p} >= {}", self.expr(l)?));
@@ -184,7 +240,7 @@ impl CEmitter<'_> {
         Ok(conds)
     }
 
-    fn block(&self, body: &[Node], depth: usize, out: &mut String) -> Result<(), CPrintError> {
+    fn block(&self, body: &'t [Node], depth: usize, out: &mut String) -> Result<(), CPrintError> {
         if body.len() == 1 {
             out.push('\n');
             self.node(&body[0], depth + 1, out)
@@ -193,7 +249,8 @@ impl CEmitter<'_> {
             for n in body {
                 self.node(n, depth + 1, out)?;
             }
-            let _ = writeln!(out, "{}}}", "  ".repeat(depth));
+            indent(out, depth);
+            out.push_str("}\n");
             Ok(())
         }
     }
@@ -202,40 +259,58 @@ impl CEmitter<'_> {
     /// numerator's non-constant part divided out first (exact, see
     /// [`crate::expr::reduce_division`]): coefficients scaled beyond 64 bits by a huge
     /// common factor still print.
-    fn division(&self, n: &Expr, d: &Poly, ceil: bool) -> Result<(String, bool), CPrintError> {
+    fn division(&self, n: &'t Expr, d: &Poly, ceil: bool) -> Result<(String, bool), CPrintError> {
         let f = if ceil { "ps_ceild" } else { "ps_floord" };
+        let vars = self.emitter.vars;
         if let Expr::Poly(p) = n {
             let (p, d) = crate::expr::reduce_division(p, d, ceil);
             if d.is_one() {
-                return self.printed(&Expr::Poly(p));
+                return self.poly(&p);
             }
-            let text = format!(
-                "{f}({}, {})",
-                self.expr(&Expr::Poly(p))?,
-                d.to_c(self.vars)?
-            );
+            let text = format!("{f}({}, {})", self.poly(&p)?.0, d.to_c(vars)?);
             return Ok((text, false));
         }
-        Ok((
-            format!("{f}({}, {})", self.expr(n)?, d.to_c(self.vars)?),
-            false,
-        ))
+        Ok((format!("{f}({}, {})", self.expr(n)?, d.to_c(vars)?), false))
     }
 
-    /// A C expression; sums are parenthesised wherever they are operands.
-    pub fn expr(&self, e: &Expr) -> Result<String, CPrintError> {
+    /// A polynomial's text, and whether it has several terms.
+    fn poly(&self, p: &Poly) -> Result<(String, bool), CPrintError> {
+        Ok(match p.constant_value().and_then(|c| c.to_i64()) {
+            Some(c) if c != i64::MIN => (c.to_string(), false),
+            _ => (p.to_c(self.emitter.vars)?, p.len() > 1),
+        })
+    }
+
+    fn expr(&self, e: &'t Expr) -> Result<String, CPrintError> {
         Ok(self.printed(e)?.0)
     }
 
+    /// Appends [`Printer::expr`] to `out`, from the pass's memory without a copy.
+    fn push_expr(&self, e: &'t Expr, out: &mut String) -> Result<(), CPrintError> {
+        if let Some((text, _)) = self.texts.borrow().get(e) {
+            out.push_str(text);
+            return Ok(());
+        }
+        out.push_str(&self.printed(e)?.0);
+        Ok(())
+    }
+
     /// The text and whether it is a sum or difference at the top (so needs parentheses
-    /// as the operand of `-` or of a product).
-    fn printed(&self, e: &Expr) -> Result<(String, bool), CPrintError> {
+    /// as the operand of `-` or of a product), from the pass's memory if printed before.
+    fn printed(&self, e: &'t Expr) -> Result<(String, bool), CPrintError> {
+        if let Some(known) = self.texts.borrow().get(e) {
+            return Ok(known.clone());
+        }
+        let printed = self.print(e)?;
+        self.texts.borrow_mut().insert(e, printed.clone());
+        Ok(printed)
+    }
+
+    /// [`Printer::printed`] without the memory, for expressions outside the tree too.
+    fn print(&self, e: &'t Expr) -> Result<(String, bool), CPrintError> {
         let paren = |(t, is_sum): (String, bool)| if is_sum { format!("({t})") } else { t };
         Ok(match e {
-            Expr::Poly(p) => match p.constant_value().and_then(|c| c.to_i64()) {
-                Some(c) if c != i64::MIN => (c.to_string(), false),
-                _ => (p.to_c(self.vars)?, p.len() > 1),
-            },
+            Expr::Poly(p) => self.poly(p)?,
             Expr::Sum(parts) => {
                 let mut s = String::new();
                 for p in parts {
@@ -272,8 +347,11 @@ impl CEmitter<'_> {
             Expr::Neg(inner) => (format!("-{}", paren(self.printed(inner)?)), false),
             Expr::FloorDiv(n, d) => self.division(n, d, false)?,
             Expr::CeilDiv(n, d) => self.division(n, d, true)?,
-            Expr::Isqrt(p) => (format!("ps_isqrt({})", p.to_c(self.vars)?), false),
-            Expr::CeilSqrt(p) => (format!("ps_ceil_sqrt({})", p.to_c(self.vars)?), false),
+            Expr::Isqrt(p) => (format!("ps_isqrt({})", p.to_c(self.emitter.vars)?), false),
+            Expr::CeilSqrt(p) => (
+                format!("ps_ceil_sqrt({})", p.to_c(self.emitter.vars)?),
+                false,
+            ),
             Expr::Root { arg, k, ceil } => {
                 let f = if *ceil { "ps_ceil_iroot" } else { "ps_iroot" };
                 (format!("{f}({}, {k})", self.expr(arg)?), false)
@@ -287,7 +365,7 @@ impl CEmitter<'_> {
             } => {
                 let mut args = Vec::with_capacity(coeffs.len() + 4);
                 for c in coeffs {
-                    args.push(self.expr(&Expr::Poly(c.clone()))?);
+                    args.push(self.poly(c)?.0);
                 }
                 args.push(self.expr(lo)?);
                 args.push(self.expr(hi)?);
@@ -323,6 +401,13 @@ impl CEmitter<'_> {
                 (acc, false)
             }
         })
+    }
+}
+
+/// Two spaces per level.
+fn indent(out: &mut String, depth: usize) {
+    for _ in 0..depth {
+        out.push_str("  ");
     }
 }
 

@@ -10,15 +10,16 @@
 //!   (checked by running both, so it needs no convexity assumption).
 
 use crate::ast::Node;
-use crate::bounds::{root_bound, RootSite, Round, Transcript};
+use crate::bounds::{root_bound, root_form, RootForm, RootSite, Round, Transcript};
 use crate::error::GenError;
 use crate::expr::Expr;
 use crate::interp::instances_at;
 use cad::lift::{Bound, Cell, CellKind, Prune};
 use cad::{sign_at, Algebraic, Cad, SignStats};
 use polys::{Coeff, Int, Poly, Vars};
+use rustc_hash::FxHashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::rc::Rc;
 
 /// Largest constant range whose instances are compared point by point when merging.
 const MERGE_RANGE: i64 = 64;
@@ -43,31 +44,76 @@ pub struct Lowering<'a> {
 /// One end of a cell's integer range: `None` where unbounded. A bound that cannot be
 /// written (a root of degree 3 or more without separators in the stack, say) is kept as
 /// its error: fusion often drops it (neighbouring cells with the same code need no bound
-/// between them), and only a bound that reaches the output is an error.
-type Side = Result<Option<Expr>, GenError>;
+/// between them), and only a bound that reaches the output is an error. Shared with the
+/// bound memo: most bounds are dropped by fusion, so only those that reach the output
+/// are copied out.
+type Side = Result<Option<Rc<Expr>>, GenError>;
 
 /// What one cell contributes.
 enum Item {
     /// Code over the integer range `[lo, hi]`.
-    Code {
-        lo: Side,
-        hi: Side,
-        body: Vec<Node>,
-        /// Cell whose sample describes where the range lies, for error messages.
-        sample: Vec<Algebraic>,
-    },
+    Code { lo: Side, hi: Side, body: Vec<Node> },
     /// No integer point: transparent for fusion.
     NoPoints,
     /// Integer points that must not run: fusion cannot cross it.
     Excluded,
 }
 
-/// Bounds built over cells of positive dimension, by (level, basis polynomial, root index,
-/// number of roots, rounding), each with the sign queries that decided it. The cells of a
-/// decomposition repeat a few bounds many times (steinmetz asks 548 bounds), and a bound's
-/// polynomial arithmetic costs ten times the queries that replay it.
-type BoundMemo =
-    RefCell<HashMap<(usize, usize, usize, usize, Round), Vec<(Vec<(Poly, i32)>, Expr)>>>;
+/// Roots over cells of positive dimension, by (level, basis polynomial, root index, number
+/// of roots), each with the sign queries that decided its form. The cells of a
+/// decomposition repeat a few bounds many times (steinmetz asks 548 bounds, of 21 forms),
+/// and a form's polynomial arithmetic costs ten times the queries that replay it.
+type BoundMemo = RefCell<FxHashMap<RootKey, Vec<KnownRoot>>>;
+
+/// (level, basis polynomial, root index, number of roots).
+type RootKey = (usize, usize, usize, usize);
+
+/// A memoised root: the answers that lead to its form, and its bound for each
+/// [`Round`] asked so far.
+struct KnownRoot {
+    queries: Vec<(Poly, i32)>,
+    form: RootForm,
+    /// Indexed by `Round as usize`.
+    bounds: [Option<Rc<Expr>>; 4],
+}
+
+impl KnownRoot {
+    /// Whether the sign queries have the same answers at `prefix`: then `root_form` takes
+    /// the same path there and builds the same form.
+    fn holds_at(&self, prefix: &[Algebraic], stats: &SignStats) -> Result<bool, GenError> {
+        for (q, s) in &self.queries {
+            if sign_at(q, prefix, stats)? != *s {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    fn bound(&mut self, round: Round) -> Rc<Expr> {
+        let form = &self.form;
+        Rc::clone(
+            self.bounds[round as usize]
+                .get_or_insert_with(|| Rc::new(form.bound(round).fold_constants())),
+        )
+    }
+}
+
+/// What the cells of one stack share while they are lowered.
+struct Level<'s> {
+    memo: &'s BoundMemo,
+    /// The stack, bottom to top.
+    cells: &'s [Cell],
+    /// The parent cell is a point (every outer coordinate a fixed integer).
+    zero_dim: bool,
+    /// Number of distinct real roots of each basis polynomial over the parent cell.
+    nroots: Vec<usize>,
+    /// The level's variable, for error messages.
+    name: String,
+    /// Which memo entry holds for a root here: the sign queries are all asked at the
+    /// parent's sample, the same for every cell of the stack, so they are replayed once
+    /// per stack rather than once per cell.
+    holding: RefCell<FxHashMap<RootKey, usize>>,
+}
 
 impl Lowering<'_> {
     /// The whole program.
@@ -84,7 +130,6 @@ impl Lowering<'_> {
         zero_dim: bool,
     ) -> Result<Vec<Node>, GenError> {
         let k = prefix.len();
-        // Number of distinct real roots of each basis polynomial over the parent cell.
         let mut nroots = vec![0usize; self.cad.projection.levels[k].len()];
         for c in cells {
             if let Bound::Roots(refs) = &c.lower {
@@ -93,9 +138,17 @@ impl Lowering<'_> {
                 }
             }
         }
+        let level = Level {
+            memo,
+            cells,
+            zero_dim,
+            nroots,
+            name: self.vars.name(k),
+            holding: RefCell::default(),
+        };
         let mut items = Vec::with_capacity(cells.len());
-        for (i, c) in cells.iter().enumerate() {
-            items.push(self.item(memo, cells, i, c, prefix, zero_dim, &nroots)?);
+        for i in 0..cells.len() {
+            items.push(self.item(&level, i, prefix)?);
         }
         let items = if self.convex {
             absorb_sections(items, cells)
@@ -111,16 +164,10 @@ impl Lowering<'_> {
         };
         let mut out = Vec::new();
         for run in runs {
-            let Item::Code {
-                lo,
-                hi,
-                body,
-                sample,
-            } = run
-            else {
+            let Item::Code { lo, hi, body } = run else {
                 continue;
             };
-            let (lo, hi) = (lo?, hi?);
+            let (lo, hi) = (lo?.map(unshare), hi?.map(unshare));
             if k < self.nparams {
                 match (lo, hi) {
                     (None, None) => out.extend(body),
@@ -133,9 +180,9 @@ impl Lowering<'_> {
                 }
             } else {
                 let side = |s: &'static str| GenError::Unbounded {
-                    var: self.vars.name(k),
+                    var: level.name.clone(),
                     side: s,
-                    region: self.region(&sample),
+                    region: self.region(prefix),
                 };
                 let lower = lo.ok_or_else(|| side("below"))?;
                 let upper = hi.ok_or_else(|| side("above"))?;
@@ -150,30 +197,21 @@ impl Lowering<'_> {
         Ok(out)
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn item(
-        &self,
-        memo: &BoundMemo,
-        cells: &[Cell],
-        i: usize,
-        c: &Cell,
-        prefix: &mut Vec<Algebraic>,
-        zero_dim: bool,
-        nroots: &[usize],
-    ) -> Result<Item, GenError> {
+    /// What cell `i` of the level's stack contributes.
+    fn item(&self, level: &Level, i: usize, prefix: &mut Vec<Algebraic>) -> Result<Item, GenError> {
+        let c = &level.cells[i];
         match c.pruned {
             Some(Prune::NoIntegers) => return Ok(Item::NoPoints),
             Some(Prune::False) => return Ok(Item::Excluded),
             None => {}
         }
-        let (lo, hi) = self.range(memo, cells, i, c, prefix, zero_dim, nroots);
+        let (lo, hi) = self.range(level, i, prefix);
         let constant = |s: &Side| s.as_ref().ok()?.as_ref()?.constant_value();
         if let (Some(l), Some(h)) = (constant(&lo), constant(&hi)) {
             if l > h {
                 return Ok(Item::NoPoints);
             }
         }
-        prefix.push(c.sample.clone());
         let body = if c.children.is_empty() {
             c.truth
                 .iter()
@@ -188,115 +226,108 @@ impl Lowering<'_> {
                 })
                 .collect()
         } else {
-            self.stack(
-                memo,
+            prefix.push(c.sample.clone());
+            let body = self.stack(
+                level.memo,
                 &c.children,
                 prefix,
-                zero_dim && c.kind == CellKind::Section,
-            )?
+                level.zero_dim && c.kind == CellKind::Section,
+            );
+            prefix.pop();
+            body?
         };
-        let sample = prefix.clone();
-        prefix.pop();
         if body.is_empty() {
             return Ok(Item::Excluded);
         }
-        Ok(Item::Code {
-            lo,
-            hi,
-            body,
-            sample,
-        })
+        Ok(Item::Code { lo, hi, body })
     }
 
-    /// The integer range of cell `i` of a stack, each end computed or the reason why not.
-    #[allow(clippy::type_complexity)]
-    #[allow(clippy::too_many_arguments)]
-    fn range(
-        &self,
-        memo: &BoundMemo,
-        cells: &[Cell],
-        i: usize,
-        c: &Cell,
-        prefix: &[Algebraic],
-        zero_dim: bool,
-        nroots: &[usize],
-    ) -> (Side, Side) {
-        let k = prefix.len();
-        let site = RootSite {
-            prefix,
-            zero_dim,
-            stats: self.stats,
-            stack: cells,
-            basis: &self.cad.projection.levels[k],
-            nroots,
-            transcript: None,
-        };
-        let name = self.vars.name(k);
-        let bound = |b: &Bound,
-                     value: Option<&Algebraic>,
-                     round: Round|
-         -> Result<Option<Expr>, GenError> {
-            match b {
-                Bound::NegInf | Bound::PosInf => Ok(None),
-                Bound::Roots(refs) => {
-                    let r = refs[0];
-                    let f = &self.cad.projection.levels[k][r.poly];
-                    let value = value.expect("a finite bound is a neighbouring section");
-                    if zero_dim {
-                        // Over a point the bound is a constant from `value` itself.
-                        return Ok(Some(
-                            root_bound(f, r.root, nroots[r.poly], value, &site, round, &name)?
-                                .fold_constants(),
-                        ));
-                    }
-                    let key = (k, r.poly, r.root, nroots[r.poly], round);
-                    if let Some(known) = memo.borrow().get(&key) {
-                        for (queries, e) in known {
-                            // Same answers: the same path through `root_bound`.
-                            let mut same = true;
-                            for (q, s) in queries {
-                                if sign_at(q, prefix, self.stats)? != *s {
-                                    same = false;
-                                    break;
-                                }
-                            }
-                            if same {
-                                return Ok(Some(e.clone()));
-                            }
-                        }
-                    }
-                    let transcript = RefCell::new(Transcript::default());
-                    let recording = RootSite {
-                        transcript: Some(&transcript),
-                        ..site
-                    };
-                    let e = root_bound(f, r.root, nroots[r.poly], value, &recording, round, &name)?
-                        .fold_constants();
-                    let t = transcript.into_inner();
-                    if !t.opaque {
-                        memo.borrow_mut()
-                            .entry(key)
-                            .or_default()
-                            .push((t.queries, e.clone()));
-                    }
-                    Ok(Some(e))
-                }
-            }
-        };
+    /// The integer range of cell `i` of the level's stack, each end computed or the reason
+    /// why not.
+    fn range(&self, level: &Level, i: usize, prefix: &[Algebraic]) -> (Side, Side) {
+        let (cells, c) = (level.cells, &level.cells[i]);
         match c.kind {
             CellKind::Section => (
-                bound(&c.lower, Some(&c.sample), Round::Lower),
-                bound(&c.upper, Some(&c.sample), Round::Upper),
+                self.bound(level, prefix, &c.lower, Some(&c.sample), Round::Lower),
+                self.bound(level, prefix, &c.upper, Some(&c.sample), Round::Upper),
             ),
             CellKind::Sector => {
                 let below = i.checked_sub(1).map(|j| &cells[j].sample);
                 let above = cells.get(i + 1).map(|n| &n.sample);
                 (
-                    bound(&c.lower, below, Round::StrictLower),
-                    bound(&c.upper, above, Round::StrictUpper),
+                    self.bound(level, prefix, &c.lower, below, Round::StrictLower),
+                    self.bound(level, prefix, &c.upper, above, Round::StrictUpper),
                 )
             }
         }
+    }
+
+    /// One end of a cell's range: `b` rounded as asked, where `value` is the neighbouring
+    /// section's sample (the root at the sample).
+    fn bound(
+        &self,
+        level: &Level,
+        prefix: &[Algebraic],
+        b: &Bound,
+        value: Option<&Algebraic>,
+        round: Round,
+    ) -> Side {
+        let Bound::Roots(refs) = b else {
+            return Ok(None);
+        };
+        let r = refs[0];
+        let k = prefix.len();
+        let f = &self.cad.projection.levels[k][r.poly];
+        let value = value.expect("a finite bound is a neighbouring section");
+        let site = RootSite {
+            prefix,
+            zero_dim: level.zero_dim,
+            stats: self.stats,
+            stack: level.cells,
+            basis: &self.cad.projection.levels[k],
+            nroots: &level.nroots,
+            transcript: None,
+        };
+        let m = level.nroots[r.poly];
+        if level.zero_dim {
+            // Over a point the bound is a constant from `value` itself.
+            let e = root_bound(f, r.root, m, value, &site, round, &level.name)?;
+            return Ok(Some(Rc::new(e.fold_constants())));
+        }
+        let key = (k, r.poly, r.root, m);
+        if let Some(known) = level.memo.borrow_mut().get_mut(&key) {
+            let held = level.holding.borrow().get(&key).copied();
+            if let Some(i) = held {
+                return Ok(Some(known[i].bound(round)));
+            }
+            for (i, entry) in known.iter_mut().enumerate() {
+                if entry.holds_at(prefix, self.stats)? {
+                    level.holding.borrow_mut().insert(key, i);
+                    return Ok(Some(entry.bound(round)));
+                }
+            }
+        }
+        let transcript = RefCell::new(Transcript::default());
+        let recording = RootSite {
+            transcript: Some(&transcript),
+            ..site
+        };
+        let form = root_form(f, r.root, m, &recording, &level.name)?;
+        let t = transcript.into_inner();
+        if t.opaque {
+            return Ok(Some(Rc::new(form.bound(round).fold_constants())));
+        }
+        let mut entry = KnownRoot {
+            queries: t.queries,
+            form,
+            bounds: Default::default(),
+        };
+        let e = entry.bound(round);
+        let mut memo = level.memo.borrow_mut();
+        let known = memo.entry(key).or_default();
+        level.holding.borrow_mut().insert(key, known.len());
+        known.push(entry);
+        Ok(Some(e))
     }
 
     /// Over a fixed outer point: merges neighbouring runs when one's code runs exactly
@@ -350,9 +381,8 @@ impl Lowering<'_> {
         out
     }
 
-    /// "for n = 3, m = 1" style description of a sample's outer coordinates.
-    fn region(&self, sample: &[Algebraic]) -> String {
-        let outer = &sample[..sample.len().saturating_sub(1)];
+    /// "for n = 3, m = 1" style description of the outer coordinates of a stack's sample.
+    fn region(&self, outer: &[Algebraic]) -> String {
         if outer.is_empty() {
             return String::new();
         }
@@ -363,6 +393,11 @@ impl Lowering<'_> {
             .collect();
         format!(" (for example at {})", parts.join(", "))
     }
+}
+
+/// The bound itself, copied only if the memo or another item still holds it.
+fn unshare(e: Rc<Expr>) -> Expr {
+    Rc::try_unwrap(e).unwrap_or_else(|shared| (*shared).clone())
 }
 
 /// Whether `a` runs exactly the instances of `b` for every `x_k` in `[lo, hi]`, with the
@@ -459,12 +494,7 @@ fn fuse(items: Vec<Item>) -> Vec<Item> {
                 out.push(Item::Excluded);
                 adjacent = false;
             }
-            Item::Code {
-                lo,
-                hi,
-                body,
-                sample,
-            } => {
+            Item::Code { lo, hi, body } => {
                 if adjacent {
                     if let Some(Item::Code {
                         hi: prev_hi,
@@ -478,12 +508,7 @@ fn fuse(items: Vec<Item>) -> Vec<Item> {
                         }
                     }
                 }
-                out.push(Item::Code {
-                    lo,
-                    hi,
-                    body,
-                    sample,
-                });
+                out.push(Item::Code { lo, hi, body });
                 adjacent = true;
             }
         }
