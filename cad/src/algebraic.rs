@@ -13,7 +13,7 @@ use crate::upoly::UPoly;
 use polys::{BigInt, Coeff, Int, Rat};
 use std::cmp::Ordering;
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// An irrational-or-unknown root: the unique root of `poly` in the open interval
 /// `(lo, hi)`.
@@ -23,7 +23,9 @@ use std::sync::OnceLock;
 /// the opposite of the sign of `poly(hi)`.
 #[derive(Clone, Debug)]
 pub struct RealRoot {
-    poly: UPoly,
+    /// Shared: lifting copies sample coordinates and memoised roots at every cell, and a
+    /// copy should not copy the polynomial.
+    poly: Arc<UPoly>,
     lo: Rat,
     hi: Rat,
     lo_sign: i32,
@@ -264,7 +266,7 @@ impl Algebraic {
                 }
                 let lo_sign = s.sign_at(&lo);
                 Algebraic::Root(RealRoot {
-                    poly: s,
+                    poly: Arc::new(s),
                     lo,
                     hi,
                     lo_sign,
@@ -306,7 +308,7 @@ impl Algebraic {
         match (self, o) {
             (Algebraic::Rational(a), Algebraic::Rational(b)) => a == b,
             (Algebraic::Root(x), Algebraic::Root(y)) => {
-                x.lo == y.lo && x.hi == y.hi && x.poly == y.poly
+                x.lo == y.lo && x.hi == y.hi && (Arc::ptr_eq(&x.poly, &y.poly) || x.poly == y.poly)
             }
             _ => false,
         }
@@ -339,7 +341,7 @@ impl Algebraic {
     pub fn defining_poly(&self) -> UPoly {
         match self {
             Algebraic::Rational(r) => UPoly::linear_for(r),
-            Algebraic::Root(x) => x.poly.clone(),
+            Algebraic::Root(x) => UPoly::clone(&x.poly),
         }
     }
 
@@ -368,7 +370,7 @@ impl Algebraic {
         match self {
             Algebraic::Rational(r) => Algebraic::Rational(-r),
             Algebraic::Root(x) => {
-                let poly = x.poly.negate_x().primitive();
+                let poly = Arc::new(x.poly.negate_x().primitive());
                 let lo = -&x.hi;
                 let lo_sign = poly.sign_at(&lo);
                 Algebraic::Root(RealRoot {

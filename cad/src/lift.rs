@@ -315,14 +315,12 @@ impl<'a> Lifter<'a> {
                 Err(Nullified) if full => Vec::new(),
                 Err(Nullified) => {
                     self.stats.delineating.fetch_add(1, Relaxed);
-                    self.delineating_roots(f, prefix, k)?
+                    let mut rs = self.delineating_roots(f, prefix, k)?;
+                    rs.iter_mut().for_each(Algebraic::settle_integer_part);
+                    rs
                 }
             };
             for (j, r) in rs.into_iter().enumerate() {
-                // Integer roots become exact, other intervals hold no integer: samples,
-                // floors, comparisons and code get simpler.
-                let mut r = r;
-                r.settle_integer_part();
                 let rref = RootRef {
                     poly: i,
                     root: j + 1,
@@ -536,7 +534,13 @@ impl<'a> Lifter<'a> {
         }) {
             return Ok(Ok(entries));
         }
-        let out = self.roots_over(f, prefix, k)?;
+        let mut out = self.roots_over(f, prefix, k)?;
+        if let Ok(rs) = &mut out {
+            // Integer roots become exact, other intervals hold no integer: samples,
+            // floors, comparisons and code get simpler. Done before memoising, so that a
+            // hit needs no refinement.
+            rs.iter_mut().for_each(Algebraic::settle_integer_part);
+        }
         if let (Ok(rs), Ok(mut m)) = (&out, self.roots_memo.lock()) {
             let es = m.entry(key).or_default();
             if es.len() < ROOTS_MEMO_ENTRIES {

@@ -300,20 +300,49 @@ impl<'v> SmallPoint<'v> {
     /// variables' exponents are left to the caller. `None` on overflow or a big `c`.
     fn term(&self, m: &Mono, c: &Int) -> Option<i128> {
         let Int::Small(c) = c else { return None };
-        let mut t = i128::from(*c);
+        // In i64 first: one multiply-with-overflow-flag per factor, where i128's checked
+        // multiplication is a call; the values of small samples rarely leave i64.
+        if let Some(t) = self.term_in::<i64>(m, *c) {
+            return Some(i128::from(t));
+        }
+        self.term_in::<i128>(m, *c)
+    }
+
+    fn term_in<T: CheckedRing>(&self, m: &Mono, c: i64) -> Option<T> {
+        let mut t = T::from(c);
         for &(v, _) in self.values {
             let e = m.exp(v);
             if e > 0 {
-                let x = i128::from(self.num[v]);
+                let x = T::from(self.num[v]);
                 for _ in 0..e {
                     t = t.checked_mul(x)?;
                 }
             }
             if self.den[v] != 1 {
-                t = t.checked_mul(i128::from(self.den[v]).checked_pow(self.deg[v] - e)?)?;
+                let d = T::from(self.den[v]);
+                for _ in e..self.deg[v] {
+                    t = t.checked_mul(d)?;
+                }
             }
         }
         Some(t)
+    }
+}
+
+/// The checked multiplication of `i64` and `i128`, for [`SmallPoint::term_in`].
+trait CheckedRing: Copy + From<i64> {
+    fn checked_mul(self, o: Self) -> Option<Self>;
+}
+
+impl CheckedRing for i64 {
+    fn checked_mul(self, o: i64) -> Option<i64> {
+        i64::checked_mul(self, o)
+    }
+}
+
+impl CheckedRing for i128 {
+    fn checked_mul(self, o: i128) -> Option<i128> {
+        i128::checked_mul(self, o)
     }
 }
 
