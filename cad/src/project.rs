@@ -125,20 +125,32 @@ fn project_level(
     late: &impl Fn() -> bool,
 ) -> Option<Vec<Poly>> {
     let mut out = Vec::new();
+    // Over the last level every projection polynomial (leading coefficient, coefficient,
+    // discriminant, resultant of polynomials in x_0 alone) is a constant, and constants
+    // are dropped: they are counted, not computed.
+    let constants_only = k == 0;
     for (i, f) in basis.iter().enumerate() {
         if late() {
             return None;
         }
         match op(f) {
-            Operator::Brown => out.push(f.lc(k)),
+            Operator::Brown => {
+                if !constants_only {
+                    out.push(f.lc(k));
+                }
+            }
             Operator::McCallum => {
                 stats.full_coefficients += 1;
-                out.extend(f.coeffs(k).into_iter().filter(|c| !c.is_zero()));
+                if !constants_only {
+                    out.extend(f.coeffs(k).into_iter().filter(|c| !c.is_zero()));
+                }
             }
         }
         if f.degree(k) >= 2 {
             stats.discriminants += 1;
-            out.push(f.discriminant(k));
+            if !constants_only {
+                out.push(f.discriminant(k));
+            }
         } else {
             stats.affine += 1;
         }
@@ -147,7 +159,9 @@ fn project_level(
                 return None;
             }
             stats.resultants += 1;
-            out.push(f.resultant(g, k));
+            if !constants_only {
+                out.push(f.resultant(g, k));
+            }
         }
     }
     out.retain(|p| !p.is_constant());

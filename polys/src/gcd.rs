@@ -7,8 +7,10 @@
 //! normalised to a positive leading coefficient, so equal ideals give equal polynomials.
 
 use crate::coeff::Coeff;
-use crate::modular::coprime_mod_p;
+use crate::modular::{coprime_at_point, coprime_mod_p, only_in, square_free_at_point};
+use crate::mono::Mono;
 use crate::poly::Poly;
+use smallvec::SmallVec;
 
 impl<C: Coeff> Poly<C> {
     /// `self` or `-self`, whichever has a positive leading coefficient.
@@ -41,26 +43,46 @@ impl<C: Coeff> Poly<C> {
         }
         // Both non-constant, so both have a main variable.
         let v = self.nvars().max(o.nvars()) - 1;
-        // Univariate and coprime over Q (the usual case): the gcd is that of the contents.
-        if coprime_mod_p(self, o, v) {
-            return Poly::constant(self.integer_content().gcd(&o.integer_content()));
-        }
-        match (self.has_var(v), o.has_var(v)) {
-            (true, false) => return self.content(v).gcd(o),
-            (false, true) => return self.gcd(&o.content(v)),
-            _ => {}
+        let univariate = only_in(self, v) && only_in(o, v);
+        if univariate {
+            // Coprime over Q (the usual case): the gcd is that of the contents.
+            if coprime_at_point(self, o, v, &[]) == Some(true) {
+                return Poly::constant(self.integer_content().gcd(&o.integer_content()));
+            }
+        } else {
+            match (self.has_var(v), o.has_var(v)) {
+                (true, false) => return self.content(v).gcd(o),
+                (false, true) => return self.gcd(&o.content(v)),
+                _ => {}
+            }
+            // Both have positive degree in v: the usual coprime case needs no contents or
+            // primitive parts.
+            if coprime_proven(self, o) {
+                return Poly::constant(self.integer_content().gcd(&o.integer_content()));
+            }
         }
         let (ca, cb) = (self.content(v), o.content(v));
         let c = ca.gcd(&cb);
         let pa = divide(self, &ca);
         let pb = divide(o, &cb);
-        let g = primitive_gcd(pa, pb, v);
+        // In one variable the modular test above has already failed on associates of pa, pb.
+        let g = primitive_gcd(pa, pb, v, !univariate);
+        if g.is_one() {
+            // c is a gcd, so already normalised.
+            return c;
+        }
         c.mul(&g).normalize_sign()
     }
 
     /// The content with respect to `var`: the gcd of the coefficients of `self` as a
     /// polynomial in `var`, with positive leading coefficient.
     pub fn content(&self, var: usize) -> Poly<C> {
+        if self.is_zero() {
+            return Poly::zero();
+        }
+        if content_is_integer(self, var) {
+            return Poly::constant(self.integer_content());
+        }
         let mut cs = self.coeffs(var);
         // Small coefficients first: their gcds are cheap and often already trivial.
         cs.sort_by_key(|c| (c.len(), c.total_degree()));
@@ -94,20 +116,108 @@ impl<C: Coeff> Poly<C> {
 }
 
 fn divide<C: Coeff>(a: &Poly<C>, d: &Poly<C>) -> Poly<C> {
-    // Invariant: d is a content or gcd of a, hence divides it.
-    a.div_exact(d)
-        .expect("gcd: a divisor of the polynomial did not divide it")
+    // Invariant: d is a content or gcd of a, hence divides it (an integer one divides
+    // every coefficient, so the coefficient-wise division is exact).
+    match d.constant_value() {
+        Some(c) if !c.is_zero() => a.div_scalar_exact(&c),
+        _ => a
+            .div_exact(d)
+            .expect("gcd: a divisor of the polynomial did not divide it"),
+    }
+}
+
+/// `true` proves that `gcd(a, b)` is an integer (`a`, `b` non-zero), i.e. that the two
+/// share no factor of positive degree. With `v` the highest variable of either: a common
+/// factor of positive degree in `v` is ruled out by a specialisation (see
+/// `coprime_by_specialisation`), and one free of `v` divides both contents in `v`, so it is
+/// an integer as soon as one of them is (a polynomial free of `v` is its own content, so
+/// the other's must then be an integer). `false`: not proven.
+pub(crate) fn coprime_proven<C: Coeff>(a: &Poly<C>, b: &Poly<C>) -> bool {
+    let n = a.nvars().max(b.nvars());
+    if n == 0 {
+        return true;
+    }
+    let v = n - 1;
+    if only_in(a, v) && only_in(b, v) {
+        // Polynomials in v alone have integer contents.
+        return coprime_at_point(a, b, v, &[]) == Some(true);
+    }
+    // One of them free of v: a common factor is free of v too, so it divides the other's
+    // content in v.
+    if !a.has_var(v) {
+        return content_is_integer(b, v);
+    }
+    if !b.has_var(v) {
+        return content_is_integer(a, v);
+    }
+    if !(content_is_integer(a, v) || content_is_integer(b, v)) {
+        return false;
+    }
+    coprime_by_specialisation(a, b, v)
+}
+
+/// `true` proves that the content of `p` (non-zero) in `var` is an integer. The content
+/// divides every coefficient `c_e` of `p` in `var`, so its degree in any other variable
+/// `u` is at most `deg_u c_e` for every `e`; when each other variable is missing from
+/// some coefficient, the content has degree 0 in all of them. `false`: not proven.
+pub(crate) fn content_is_integer<C: Coeff>(p: &Poly<C>, var: usize) -> bool {
+    if p.nvars() > 63 {
+        return false;
+    }
+    // The variables other than `var` that occur in a term.
+    let others = |m: &Mono| {
+        m.exps()
+            .iter()
+            .enumerate()
+            .filter(|&(u, &k)| k > 0 && u != var)
+            .fold(0u64, |acc, (u, _)| acc | 1u64 << u)
+    };
+    if p.main_var() == Some(var) {
+        // The most significant variable: the terms of each coefficient form one run.
+        let (mut acc, mut cur, mut run) = (u64::MAX, 0u64, None);
+        for (m, _) in p.terms() {
+            let e = m.exp(var);
+            if run != Some(e) {
+                if run.is_some() {
+                    acc &= cur;
+                    if acc == 0 {
+                        return true;
+                    }
+                }
+                run = Some(e);
+                cur = 0;
+            }
+            cur |= others(m);
+        }
+        return acc & cur == 0;
+    }
+    // masks[e]: the variables of coefficient e, with bit 63 marking that it occurs.
+    const SEEN: u64 = 1 << 63;
+    let mut masks: SmallVec<[u64; 8]> = SmallVec::new();
+    for (m, _) in p.terms() {
+        let e = m.exp(var) as usize;
+        if e >= masks.len() {
+            masks.resize(e + 1, 0);
+        }
+        masks[e] |= SEEN | others(m);
+    }
+    masks
+        .iter()
+        .filter(|&&b| b != 0)
+        .fold(u64::MAX, |acc, &b| acc & b)
+        == SEEN
 }
 
 /// Gcd of two polynomials primitive in `v`, both of positive degree in `v`.
-fn primitive_gcd<C: Coeff>(a: Poly<C>, b: Poly<C>, v: usize) -> Poly<C> {
+/// `specialise`: whether to try `coprime_by_specialisation` first.
+fn primitive_gcd<C: Coeff>(a: Poly<C>, b: Poly<C>, v: usize, specialise: bool) -> Poly<C> {
     let (mut a, mut b) = (a, b);
     if a.degree(v) < b.degree(v) {
         std::mem::swap(&mut a, &mut b);
     }
     // Cheap exits before the PRS: a specialisation modulo a prime proves the two coprime
     // (the usual case in CAD projection), or one divides the other.
-    if coprime_by_specialisation(&a, &b, v) {
+    if specialise && coprime_by_specialisation(&a, &b, v) {
         return Poly::one();
     }
     if a.div_exact(&b).is_some() {
@@ -127,39 +237,48 @@ fn primitive_gcd<C: Coeff>(a: Poly<C>, b: Poly<C>, v: usize) -> Poly<C> {
 /// constant gcd of the specialisations proves `a` and `b` coprime (both primitive in `v`).
 /// `false` means "not proven", never "not coprime".
 fn coprime_by_specialisation<C: Coeff>(a: &Poly<C>, b: &Poly<C>, v: usize) -> bool {
-    let mut others: Vec<usize> = a
-        .vars()
-        .into_iter()
-        .chain(b.vars())
-        .filter(|&x| x != v)
+    let n = a.nvars().max(b.nvars());
+    let others: Vec<usize> = (0..n)
+        .filter(|&x| x != v && (a.has_var(x) || b.has_var(x)))
         .collect();
-    others.sort_unstable();
-    others.dedup();
     if others.is_empty() {
         return coprime_mod_p(a, b, v);
     }
+    // The images are taken modulo word-sized primes straight from the terms (see
+    // `coprime_at_point`). A prime failing to separate the images at a point where the
+    // degrees are kept: a common factor is all but certain (CAD projection meets them as
+    // squares from resultants), and further points would only repeat the PRS that follows.
+    at_points(n, &others, |point| coprime_at_point(a, b, v, point))
+}
+
+/// `true` proves that `p` (primitive in `v`, of positive degree in `v`) has no repeated
+/// factor of positive degree in `v`, so that `gcd(p, dp/dv) = 1`: a square `h^2` dividing
+/// `p` with `deg_v h > 0` would leave a square of the same degree in the image at a point
+/// where `lc_v(p)` survives (see `square_free_at_point`). Over Q a common factor of `p` and
+/// its derivative of positive degree in `v` is always such a square, and a common factor
+/// free of `v` divides the content, 1. `false`: not proven.
+pub(crate) fn square_free_proven<C: Coeff>(p: &Poly<C>, v: usize) -> bool {
+    let n = p.nvars();
+    let others: Vec<usize> = (0..n).filter(|&x| x != v && p.has_var(x)).collect();
+    if others.is_empty() {
+        return square_free_at_point(p, v, &[]) == Some(true);
+    }
+    at_points(n, &others, |point| square_free_at_point(p, v, point))
+}
+
+/// Runs `test` at up to three integer points (values for the variables `others`, 0 for
+/// the rest of `0..n`), moving on only while it has no answer.
+fn at_points(n: usize, others: &[usize], test: impl Fn(&[i64]) -> Option<bool>) -> bool {
     const VALUES: [i64; 6] = [2, -3, 5, 7, -11, 13];
+    let mut point = vec![0i64; n];
     for attempt in 0..3 {
         // Another point only where a leading coefficient vanished at this one.
-        let point: Vec<(usize, C)> = others
-            .iter()
-            .enumerate()
-            .map(|(i, &x)| {
-                (
-                    x,
-                    C::from_i64(VALUES[(i + 2 * attempt) % VALUES.len()] + attempt as i64),
-                )
-            })
-            .collect();
-        let (la, lb) = (a.lc(v).partial_eval(&point), b.lc(v).partial_eval(&point));
-        if la.is_zero() || lb.is_zero() {
-            continue;
+        for (i, &x) in others.iter().enumerate() {
+            point[x] = VALUES[(i + 2 * attempt) % VALUES.len()] + attempt as i64;
         }
-        // Several primes failed to separate the images: a common factor is all but
-        // certain (CAD projection meets them as squares from resultants), and exact gcds
-        // of further specialisations would only repeat the PRS that follows.
-        let (sa, sb) = (a.partial_eval(&point), b.partial_eval(&point));
-        return coprime_mod_p(&sa, &sb, v);
+        if let Some(answer) = test(&point) {
+            return answer;
+        }
     }
     false
 }
@@ -180,5 +299,29 @@ mod tests {
         assert_eq!(p("-x").gcd(&Poly::zero()), p("x"));
         assert_eq!(p("x^2*y + x").content(1), p("x"));
         assert_eq!(p("-2x^2*y - 2x").primitive_part(1), p("-x*y - 1"));
+    }
+
+    #[test]
+    fn shortcuts_prove_only_what_holds() {
+        use super::{content_is_integer, coprime_proven, square_free_proven};
+        let mut v = Vars::from_names(["x", "y", "z"]);
+        let mut p = |s: &str| Poly::parse(s, &mut v).unwrap();
+        // Contents in y: x*z divides every coefficient of the first; the others have a
+        // coefficient free of x and one free of z.
+        assert!(!content_is_integer(&p("x*z*y^2 + x^2*z"), 1));
+        assert!(content_is_integer(&p("x*y^2 + z"), 1));
+        assert!(content_is_integer(&p("6*y^2 + 4"), 1));
+        // In a variable that is not the main one (coefficients in z are not runs).
+        assert!(!content_is_integer(&p("x*z^2 + x*y"), 1));
+        assert!(content_is_integer(&p("x*z^2 + y"), 1));
+        // Coprimality: proven for coprime pairs, never for a common factor.
+        assert!(coprime_proven(&p("y^2 + x"), &p("y - x*z")));
+        assert!(coprime_proven(&p("x - 1"), &p("y - 1")));
+        assert!(!coprime_proven(&p("(y - x)*(y + 1)"), &p("(y - x)*z")));
+        assert!(!coprime_proven(&p("x*y + x"), &p("x*z")));
+        // Square-freeness in the main variable.
+        assert!(square_free_proven(&p("y^2 - x"), 1));
+        assert!(!square_free_proven(&p("(y - x)^2*(y + z)"), 1));
+        assert!(!square_free_proven(&p("(x - 3)^2*(x + 1)"), 0));
     }
 }

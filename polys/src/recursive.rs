@@ -8,6 +8,7 @@ use crate::poly::Poly;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::Zero;
+use smallvec::SmallVec;
 
 impl<C: Coeff> Poly<C> {
     /// Degree in `var` (0 for constants and for the zero polynomial).
@@ -35,14 +36,75 @@ impl<C: Coeff> Poly<C> {
         if self.is_zero() {
             return Vec::new();
         }
-        let mut buckets: Vec<Vec<(Mono, C)>> = vec![Vec::new(); self.degree(var) as usize + 1];
+        if var >= self.nvars() {
+            return vec![self.clone()];
+        }
+        let without_var = |m: &Mono| {
+            let mut rest = m.clone();
+            rest.set(var, 0);
+            rest
+        };
+        if self.main_var() == Some(var) {
+            // The most significant variable: each coefficient is one run of terms, in
+            // decreasing powers of `var` and already in order within the run.
+            let terms = self.terms();
+            let deg = terms[0].0.exp(var) as usize;
+            let mut out = vec![Poly::zero(); deg + 1];
+            let mut start = 0;
+            while start < terms.len() {
+                let e = terms[start].0.exp(var);
+                let end = start
+                    + terms[start..]
+                        .iter()
+                        .take_while(|(m, _)| m.exp(var) == e)
+                        .count();
+                out[e as usize] = if end == start + 1 {
+                    // A single term (non-zero coefficient) needs no sorting or merging.
+                    let (m, c) = &terms[start];
+                    Poly::monomial(c.clone(), without_var(m))
+                } else {
+                    Poly::from_terms(
+                        terms[start..end]
+                            .iter()
+                            .map(|(m, c)| (without_var(m), c.clone()))
+                            .collect(),
+                    )
+                };
+                start = end;
+            }
+            return out;
+        }
+        // Count first, so that every bucket is allocated once at its size.
+        let mut counts: SmallVec<[usize; 8]> = SmallVec::new();
+        for (m, _) in self.terms() {
+            let e = m.exp(var) as usize;
+            if e >= counts.len() {
+                counts.resize(e + 1, 0);
+            }
+            counts[e] += 1;
+        }
+        let mut buckets: Vec<Vec<(Mono, C)>> =
+            counts.iter().map(|&n| Vec::with_capacity(n)).collect();
         for (m, c) in self.terms() {
             let e = m.exp(var);
             let mut rest = m.clone();
-            rest.set(var, 0);
+            if e > 0 {
+                rest.set(var, 0);
+            }
             buckets[e as usize].push((rest, c.clone()));
         }
-        buckets.into_iter().map(Poly::from_terms).collect()
+        buckets
+            .into_iter()
+            .map(|mut b| match b.len() {
+                0 => Poly::zero(),
+                // A single term (non-zero coefficient) needs no sorting or merging.
+                1 => {
+                    let (m, c) = b.pop().expect("one term");
+                    Poly::monomial(c, m)
+                }
+                _ => Poly::from_terms(b),
+            })
+            .collect()
     }
 
     /// Inverse of [`Poly::coeffs`]: `sum_i coeffs[i] * var^i`.

@@ -8,6 +8,7 @@
 //! fraction-free (Bareiss), which makes them an independent check on the PRS.
 
 use crate::coeff::Coeff;
+use crate::mono::Mono;
 use crate::poly::Poly;
 
 /// Dense coefficient list in one variable, index = degree, no trailing zeros.
@@ -53,6 +54,43 @@ fn prem_dense<C: Coeff>(a: &Dense<C>, b: &Dense<C>) -> Dense<C> {
         }
     }
     a
+}
+
+/// `(a1, a0)` when `p = a1 var + a0` with integers `a1 != 0` and `a0`.
+fn linear_integer<C: Coeff>(p: &Poly<C>, var: usize) -> Option<(C, C)> {
+    let is_var = |m: &Mono| m.len() == var + 1 && m.exp(var) == 1 && m.total_degree() == 1;
+    match p.terms() {
+        [(m, a1)] if is_var(m) => Some((a1.clone(), C::zero())),
+        [(m, a1), (one, a0)] if is_var(m) && one.is_one() => Some((a1.clone(), a0.clone())),
+        _ => None,
+    }
+}
+
+/// `Res(a1 var + a0, g) = sum_i g_i (-a0)^i a1^(k-i)` (`k = deg_var g`, `g_i` the
+/// coefficients of `g` in `var`), term by term: the same sum as the Horner scheme of
+/// [`Poly::resultant`], with integer powers.
+fn res_linear_integer<C: Coeff>(a1: &C, a0: &C, g: &Poly<C>, var: usize) -> Poly<C> {
+    let k = g.degree(var) as usize;
+    let neg_a0 = a0.neg();
+    let mut pa0 = Vec::with_capacity(k + 1);
+    let mut pa1 = Vec::with_capacity(k + 1);
+    pa0.push(C::one());
+    pa1.push(C::one());
+    for i in 1..=k {
+        pa0.push(pa0[i - 1].mul(&neg_a0));
+        pa1.push(pa1[i - 1].mul(a1));
+    }
+    Poly::from_terms(
+        g.terms()
+            .iter()
+            .map(|(m, c)| {
+                let e = m.exp(var) as usize;
+                let mut rest = m.clone();
+                rest.set(var, 0);
+                (rest, c.mul(&pa0[e]).mul(&pa1[k - e]))
+            })
+            .collect(),
+    )
 }
 
 fn exact<C: Coeff>(a: &Poly<C>, d: &Poly<C>) -> Poly<C> {
@@ -152,6 +190,20 @@ impl<C: Coeff> Poly<C> {
         if self.is_zero() || g.is_zero() {
             return Poly::zero();
         }
+        // A bound like `y - 10` (integer coefficients, linear in var): the sum below
+        // straight from the other polynomial's terms, without coefficient lists.
+        if let Some((a1, a0)) = linear_integer(self, var) {
+            return res_linear_integer(&a1, &a0, g, var);
+        }
+        if let Some((a1, a0)) = linear_integer(g, var) {
+            let r = res_linear_integer(&a1, &a0, self, var);
+            // Res(f, g) = (-1)^(deg f * deg g) Res(g, f), deg g = 1.
+            return if self.degree(var) % 2 == 1 {
+                r.neg()
+            } else {
+                r
+            };
+        }
         let (mut a, mut b) = (self.coeffs(var), g.coeffs(var));
         let (m, n) = (a.len() - 1, b.len() - 1);
         if n == 0 {
@@ -185,6 +237,14 @@ impl<C: Coeff> Poly<C> {
             } else {
                 acc
             };
+        }
+        if m == 2 && n == 2 {
+            // Two quadratics (circles and parabolas meet in CAD projection): the Sylvester
+            // determinant expands to (a2 b0 - a0 b2)^2 - (a2 b1 - a1 b2)(a1 b0 - a0 b1)
+            // (the Bezout form), with no remainder sequence and no divisions.
+            let cross = |i: usize, j: usize| a[i].mul(&b[j]).sub(&a[j].mul(&b[i]));
+            let (c20, c21, c10) = (cross(2, 0), cross(2, 1), cross(1, 0));
+            return c20.mul(&c20).sub(&c21.mul(&c10));
         }
         let mut sign = 1;
         if m < n {
@@ -230,6 +290,13 @@ impl<C: Coeff> Poly<C> {
         let m = self.degree(var);
         if m < 2 {
             return Poly::one();
+        }
+        if m == 2 {
+            // f = a x^2 + b x + c: res(f, f') = a (4ac - b^2), so the formula gives b^2 - 4ac
+            // (no remainder sequence, no division by a).
+            let cs = self.coeffs(var);
+            let (c, b, a) = (&cs[0], &cs[1], &cs[2]);
+            return b.mul(b).sub(&a.mul(c).scale(&C::from_i64(4)));
         }
         let r = self.resultant(&self.derivative(var), var);
         let d = exact(&r, &self.lc(var));

@@ -2,6 +2,8 @@
 //! bases of polynomial sets, the input CAD projection needs.
 
 use crate::coeff::Coeff;
+use crate::gcd::{content_is_integer, coprime_proven, square_free_proven};
+use crate::modular::UnivariateImage;
 use crate::poly::Poly;
 
 impl<C: Coeff> Poly<C> {
@@ -47,6 +49,11 @@ impl<C: Coeff> Poly<C> {
 /// `p` is Z-primitive with positive leading coefficient.
 fn square_free_rec<C: Coeff>(p: Poly<C>, out: &mut Vec<(Poly<C>, u32)>) {
     let Some(v) = p.main_var() else { return };
+    // p is Z-primitive, so an integer content is 1 (the usual case: no gcds needed).
+    if content_is_integer(&p, v) {
+        yun(p, v, out);
+        return;
+    }
     let c = p.content(v);
     let pp = if c.is_one() {
         p
@@ -61,6 +68,12 @@ fn square_free_rec<C: Coeff>(p: Poly<C>, out: &mut Vec<(Poly<C>, u32)>) {
 fn yun<C: Coeff>(p: Poly<C>, v: usize, out: &mut Vec<(Poly<C>, u32)>) {
     let quo =
         |a: &Poly<C>, b: &Poly<C>| a.div_exact(b).expect("Yun: gcd-derived divisors are exact");
+    // p is primitive (content 1 in v, integer content 1): proven free of repeated factors,
+    // gcd(p, p') = 1 (the usual case, decided without forming p').
+    if square_free_proven(&p, v) {
+        out.push((p.normalize_sign(), 1));
+        return;
+    }
     let d = p.derivative(v);
     let a0 = p.gcd(&d);
     if a0.is_one() {
@@ -98,7 +111,10 @@ fn yun<C: Coeff>(p: Poly<C>, v: usize, out: &mut Vec<(Poly<C>, u32)>) {
 /// assert_eq!(basis.len(), 3);
 /// ```
 pub fn square_free_basis<C: Coeff>(polys: &[Poly<C>]) -> Vec<Poly<C>> {
-    let mut basis: Vec<Poly<C>> = Vec::new();
+    let mut basis = Basis {
+        polys: Vec::new(),
+        images: Vec::new(),
+    };
     for p in polys {
         for (f, _) in p.square_free().1 {
             for g in split_contents(f) {
@@ -106,7 +122,14 @@ pub fn square_free_basis<C: Coeff>(polys: &[Poly<C>]) -> Vec<Poly<C>> {
             }
         }
     }
-    basis
+    basis.polys
+}
+
+/// A basis under construction, with the modular image of each element in one variable
+/// (computed once, compared with every later candidate).
+struct Basis<C: Coeff> {
+    polys: Vec<Poly<C>>,
+    images: Vec<Option<UnivariateImage>>,
 }
 
 /// Splits `f` along its content in every variable (not only the main one): `m^2 - n*m`
@@ -114,6 +137,10 @@ pub fn square_free_basis<C: Coeff>(polys: &[Poly<C>]) -> Vec<Poly<C>> {
 /// that gives the projection smaller polynomials and the code simpler bounds.
 fn split_contents<C: Coeff>(f: Poly<C>) -> Vec<Poly<C>> {
     for v in f.vars() {
+        // An integer content is 1 (f is Z-primitive): nothing to split along v.
+        if content_is_integer(&f, v) {
+            continue;
+        }
         let c = f.content(v);
         if !c.is_constant() {
             // c divides f by construction.
@@ -128,14 +155,23 @@ fn split_contents<C: Coeff>(f: Poly<C>) -> Vec<Poly<C>> {
 
 /// Adds `f` to a pairwise coprime set, splitting along common factors so the set stays
 /// pairwise coprime.
-fn insert_coprime<C: Coeff>(basis: &mut Vec<Poly<C>>, f: Poly<C>) {
+fn insert_coprime<C: Coeff>(basis: &mut Basis<C>, f: Poly<C>) {
     let mut pending = vec![f];
     while let Some(f) = pending.pop() {
-        if f.is_constant() || basis.contains(&f) {
+        if f.is_constant() || basis.polys.contains(&f) {
             continue;
         }
+        let image = UnivariateImage::of(&f);
         let mut split = None;
-        for (i, b) in basis.iter().enumerate() {
+        for (i, b) in basis.polys.iter().enumerate() {
+            // Proven coprime: the gcd below would be an integer (the usual case).
+            let proven = match (&image, &basis.images[i]) {
+                (Some(x), Some(y)) => x.coprime(y),
+                _ => coprime_proven(&f, b),
+            };
+            if proven {
+                continue;
+            }
             let g = f.gcd(b);
             if !g.is_constant() {
                 split = Some((i, g));
@@ -143,9 +179,13 @@ fn insert_coprime<C: Coeff>(basis: &mut Vec<Poly<C>>, f: Poly<C>) {
             }
         }
         match split {
-            None => basis.push(f),
+            None => {
+                basis.polys.push(f);
+                basis.images.push(image);
+            }
             Some((i, g)) => {
-                let b = basis.swap_remove(i);
+                let b = basis.polys.swap_remove(i);
+                basis.images.swap_remove(i);
                 // g divides both by construction.
                 let exact = |a: &Poly<C>| a.div_exact(&g).expect("gcd divides").normalize_sign();
                 pending.push(exact(&b));

@@ -322,3 +322,90 @@ proptest! {
         prop_assert_eq!(fz.expand(), p);
     }
 }
+
+/// `p` with every other variable's degree capped and degree exactly `d` in `v` (a term
+/// `x_v^d` is added when the planted leading coefficient cancels).
+fn of_degree(p: Poly, v: usize, d: u32) -> Poly {
+    let trimmed = Poly::from_terms(
+        p.terms()
+            .iter()
+            .filter(|(m, _)| m.exp(v) <= d)
+            .cloned()
+            .collect(),
+    );
+    if trimmed.degree(v) == d {
+        trimmed
+    } else {
+        trimmed.add(&Poly::var(v).pow(d))
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// The resultant's shortcuts (a linear factor with integer coefficients, two
+    /// quadratics) and the quadratic discriminant agree with the determinant definition
+    /// (psc_0, by fraction-free elimination), in both argument orders.
+    #[test]
+    fn resultant_shortcuts_match_determinants(
+        (_n, v, ps) in polys(2, 2, 4, coeff),
+        a1 in prop_oneof![-3i64..=-1, 1i64..=3],
+        a0 in -9i64..=9,
+    ) {
+        let lin = Poly::var(v).mul(&Poly::from_i64(a1)).add(&Poly::from_i64(a0));
+        let g = with_var(ps[0].clone(), v);
+        prop_assert_eq!(
+            lin.resultant(&g, v),
+            lin.principal_subresultant_coeffs(&g, v)[0].clone()
+        );
+        prop_assert_eq!(
+            g.resultant(&lin, v),
+            g.principal_subresultant_coeffs(&lin, v)[0].clone()
+        );
+        let (f, h) = (of_degree(ps[0].clone(), v, 2), of_degree(ps[1].clone(), v, 2));
+        prop_assert_eq!(f.resultant(&h, v), f.principal_subresultant_coeffs(&h, v)[0].clone());
+        // disc(f) * lc(f) = -psc_0(f, f') for deg f = 2.
+        let df = f.derivative(v);
+        prop_assert_eq!(
+            f.discriminant(v).mul(&f.lc(v)),
+            f.principal_subresultant_coeffs(&df, v)[0].neg()
+        );
+    }
+
+    /// Square-free bases of sets with planted common and repeated factors, in one and in
+    /// several variables: every input is an integer times a product of basis elements, and
+    /// the elements are pairwise coprime by the determinant test (a resultant in a shared
+    /// variable vanishes exactly for a common factor of positive degree in it).
+    #[test]
+    fn square_free_basis_splits_planted_factors((_n, v, ps) in polys(3, 2, 3, small_coeff)) {
+        let h = with_var(ps[0].clone(), v);
+        let inputs = [
+            h.mul(&ps[1]),
+            h.pow(2).mul(&ps[2]),
+            ps[1].mul(&ps[2]),
+        ];
+        prop_assume!(inputs.iter().all(|p| !p.is_zero()));
+        let basis = square_free_basis(&inputs);
+        for p in &inputs {
+            let mut rest = p.clone();
+            for b in &basis {
+                while let Some(q) = rest.div_exact(b) {
+                    rest = q;
+                }
+            }
+            prop_assert!(rest.is_constant(), "{:?} left {:?}", p, rest);
+        }
+        for (i, a) in basis.iter().enumerate() {
+            for b in &basis[i + 1..] {
+                for x in a.vars() {
+                    if b.degree(x) > 0 {
+                        prop_assert!(
+                            !a.resultant(b, x).is_zero(),
+                            "{:?} and {:?} share a factor in x{}", a, b, x
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
