@@ -136,14 +136,7 @@ pub(crate) fn coprime_at_point<C: Coeff>(
     v: usize,
     point: &[i64],
 ) -> Option<bool> {
-    for &p in &PRIMES {
-        let vals: SmallVec<[u64; 8]> = point
-            .iter()
-            .map(|&x| x.rem_euclid(p as i64) as u64)
-            .collect();
-        let Some(x) = image(a, v, &vals, p) else {
-            continue;
-        };
+    for (p, vals, x) in images_keeping_degree(a, v, point) {
         if let Some(y) = image(b, v, &vals, p) {
             // Both degrees kept: the answer of this prime stands (another prime would
             // disagree only if this one divided a resultant, which is all but impossible
@@ -152,6 +145,23 @@ pub(crate) fn coprime_at_point<C: Coeff>(
         }
     }
     None
+}
+
+/// For each prime in turn at which `a`'s image keeps its degree in `v`: the prime, the
+/// point reduced modulo it, and the image.
+fn images_keeping_degree<'a, C: Coeff>(
+    a: &'a Poly<C>,
+    v: usize,
+    point: &'a [i64],
+) -> impl Iterator<Item = (u64, Dense, Dense)> + 'a {
+    PRIMES.iter().filter_map(move |&p| {
+        let vals: Dense = point
+            .iter()
+            .map(|&x| x.rem_euclid(p as i64) as u64)
+            .collect();
+        let x = image(a, v, &vals, p)?;
+        Some((p, vals, x))
+    })
 }
 
 /// `Some(true)` proves that `a` (of positive degree in `v`) has no repeated factor of
@@ -163,27 +173,18 @@ pub(crate) fn coprime_at_point<C: Coeff>(
 /// prime to keep the degree found a repeated factor (likely, not proven); `None`: no prime
 /// kept the degree, or a variable has no value.
 pub(crate) fn square_free_at_point<C: Coeff>(a: &Poly<C>, v: usize, point: &[i64]) -> Option<bool> {
-    for &p in &PRIMES {
-        let vals: SmallVec<[u64; 8]> = point
-            .iter()
-            .map(|&x| x.rem_euclid(p as i64) as u64)
-            .collect();
-        let Some(x) = image(a, v, &vals, p) else {
-            continue;
-        };
-        let deg = x.len() - 1;
-        if deg == 0 || deg as u64 >= p {
-            return None;
-        }
-        let dx: Dense = x
-            .iter()
-            .enumerate()
-            .skip(1)
-            .map(|(i, &c)| i as u64 * c % p)
-            .collect();
-        return Some(gcd_degree(x, dx, p) == 0);
+    let (p, _, x) = images_keeping_degree(a, v, point).next()?;
+    let deg = x.len() - 1;
+    if deg == 0 || deg as u64 >= p {
+        return None;
     }
-    None
+    let dx: Dense = x
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(i, &c)| i as u64 * c % p)
+        .collect();
+    Some(gcd_degree(x, dx, p) == 0)
 }
 
 /// The image modulo the first prime of a polynomial in one variable, for repeated
