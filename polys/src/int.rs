@@ -26,8 +26,10 @@ use std::hash::{Hash, Hasher};
 pub enum Int {
     /// Invariant: every value in `i64` range is stored here.
     Small(i64),
-    /// Invariant: never holds a value that fits in `i64`.
-    Big(BigInt),
+    /// Invariant: never holds a value that fits in `i64`. Boxed: big values are rare,
+    /// and the box keeps `Int` at 16 bytes, which halves every coefficient vector and the
+    /// rationals, samples and cells of the CAD that are copied around.
+    Big(Box<BigInt>),
 }
 
 impl Int {
@@ -35,14 +37,14 @@ impl Int {
     pub fn from_big(b: BigInt) -> Int {
         match ToPrimitive::to_i64(&b) {
             Some(v) => Int::Small(v),
-            None => Int::Big(b),
+            None => Int::Big(Box::new(b)),
         }
     }
 
     pub(crate) fn from_i128(v: i128) -> Int {
         match i64::try_from(v) {
             Ok(s) => Int::Small(s),
-            Err(_) => Int::Big(BigInt::from(v)),
+            Err(_) => Int::Big(Box::new(BigInt::from(v))),
         }
     }
 
@@ -69,7 +71,7 @@ impl Int {
     fn big(&self) -> BigInt {
         match self {
             Int::Small(v) => BigInt::from(*v),
-            Int::Big(b) => b.clone(),
+            Int::Big(b) => BigInt::clone(b),
         }
     }
 
@@ -78,7 +80,7 @@ impl Int {
     fn as_big(&self) -> std::borrow::Cow<'_, BigInt> {
         match self {
             Int::Small(v) => std::borrow::Cow::Owned(BigInt::from(*v)),
-            Int::Big(b) => std::borrow::Cow::Borrowed(b),
+            Int::Big(b) => std::borrow::Cow::Borrowed(&**b),
         }
     }
 }
@@ -241,9 +243,9 @@ impl Coeff for Int {
         match self {
             Int::Small(a) => match a.checked_neg() {
                 Some(v) => Int::Small(v),
-                None => Int::Big(-BigInt::from(*a)),
+                None => Int::Big(Box::new(-BigInt::from(*a))),
             },
-            Int::Big(b) => Int::from_big(-b),
+            Int::Big(b) => Int::from_big(-&**b),
         }
     }
     fn div_exact(&self, o: &Self) -> Self {
@@ -290,7 +292,7 @@ impl Coeff for Int {
                 }
                 match i64::try_from(x) {
                     Ok(v) => Int::Small(v),
-                    Err(_) => Int::Big(BigInt::from(x)),
+                    Err(_) => Int::Big(Box::new(BigInt::from(x))),
                 }
             }
             _ => Int::from_big(Integer::gcd(&*self.as_big(), &*o.as_big())),
@@ -340,6 +342,11 @@ impl std::ops::Neg for Int {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn int_is_two_words() {
+        assert_eq!(std::mem::size_of::<Int>(), 16);
+    }
 
     #[test]
     fn overflow_switches_to_big_and_back() {
