@@ -22,7 +22,7 @@ use polys::{factor_univariate, Poly};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// One end of a cell along its variable.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,8 +31,9 @@ pub enum Bound {
     PosInf,
     /// The `root`-th (1-based, increasing) real root of basis polynomial `poly` of the
     /// cell's level, over the parent cell. Several pairs when several basis polynomials
-    /// share the root; the first is the one of lowest degree.
-    Roots(Vec<RootRef>),
+    /// share the root; the first is the one of lowest degree. Shared: a root bounds the
+    /// sector below it, its own section and the sector above.
+    Roots(Arc<[RootRef]>),
 }
 
 /// A root of a basis polynomial over a parent cell.
@@ -239,7 +240,7 @@ impl<'a> Lifter<'a> {
                 None => Algebraic::from(r.integer_below()),
                 Some(p) => Algebraic::Rational(p.rational_between(r)?),
             };
-            let here = Bound::Roots(refs.clone());
+            let here = Bound::Roots(Arc::from(refs.as_slice()));
             specs.push((sample, CellKind::Sector, below, here.clone()));
             specs.push((r.clone(), CellKind::Section, here.clone(), here.clone()));
             below = here;

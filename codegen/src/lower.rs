@@ -133,7 +133,7 @@ impl Lowering<'_> {
         let mut nroots = vec![0usize; self.cad.projection.levels[k].len()];
         for c in cells {
             if let Bound::Roots(refs) = &c.lower {
-                for r in refs {
+                for r in refs.iter() {
                     nroots[r.poly] = nroots[r.poly].max(r.root);
                 }
             }
