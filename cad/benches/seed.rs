@@ -4,7 +4,7 @@
 //! outside point loops (w, h, [p,] t1, t2, o1, o2).
 //!
 //! Times: the median wall time with the default thread pool (parallel lifting), and the
-//! median CPU time of runs on a one-thread pool (from /proc/self/task/*/schedstat), which
+//! median CPU time of runs on a one-thread pool (`CLOCK_PROCESS_CPUTIME_ID`), which
 //! is what a single-threaded program is to be compared with: on the parallel runs, idle
 //! rayon workers spin and add CPU time that buys nothing.
 //!
@@ -132,7 +132,6 @@ fn main() {
         let v = Vars::from_names(vars.iter().copied());
         let f = formula(&v, &constraints);
         let mut times: Vec<Duration> = Vec::new();
-        let mut cpu: Vec<Duration> = Vec::new();
         let mut summary = None;
         let budget = Duration::from_secs(20);
         let started = Instant::now();
@@ -168,23 +167,39 @@ fn main() {
                 break;
             }
         }
-        let one_thread = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .expect("a one-thread pool");
-        let started = Instant::now();
-        while cpu.len() < times.len() && (fixed_runs.is_some() || started.elapsed() < budget) {
-            // CPU time of the whole process: the pool's worker and this thread.
-            let c0 = process_cpu();
-            one_thread.install(|| {
-                Cad::new(vec![f.clone()], vec![], vars.len(), &LiftStats::default())
-                    .expect("decomposes")
-            });
-            match (c0, process_cpu()) {
-                (Some(c0), Some(c1)) => cpu.push(c1.saturating_sub(c0)),
-                _ => break,
-            }
-        }
+        // On a thread of its own that is itself the pool's only worker
+        // (`use_current_thread`): `install` then runs the decomposition right there, and
+        // the CPU time has no hand-over to another thread in it (for the smallest cases
+        // that had been half of the figure). The pool's registry is leaked, as rayon
+        // documents for such pools: one per case.
+        let target = times.len();
+        let mut cpu: Vec<Duration> = std::thread::scope(|scope| {
+            scope
+                .spawn(|| {
+                    let one_thread = rayon::ThreadPoolBuilder::new()
+                        .num_threads(1)
+                        .use_current_thread()
+                        .build()
+                        .expect("a one-thread pool");
+                    let mut cpu = Vec::new();
+                    let started = Instant::now();
+                    while cpu.len() < target && (fixed_runs.is_some() || started.elapsed() < budget)
+                    {
+                        let c0 = process_cpu();
+                        one_thread.install(|| {
+                            Cad::new(vec![f.clone()], vec![], vars.len(), &LiftStats::default())
+                                .expect("decomposes")
+                        });
+                        match (c0, process_cpu()) {
+                            (Some(c0), Some(c1)) => cpu.push(c1.saturating_sub(c0)),
+                            _ => break,
+                        }
+                    }
+                    cpu
+                })
+                .join()
+                .expect("the one-thread runs finish")
+        });
         times.sort();
         cpu.sort();
         // QEPCAD's d-stat is CPU time: compare with ours in CPU time (all threads), which
@@ -271,13 +286,17 @@ fn measure_qepcad(exe: &std::path::Path, name: &str, vars: &Vars, f: &Formula) -
     row
 }
 
-/// CPU time of all threads of this process so far, from Linux's per-thread scheduler
-/// statistics (nanoseconds); `None` where they are not available.
+/// CPU time of all threads of this process so far (`CLOCK_PROCESS_CPUTIME_ID`); `None`
+/// where the clock is not available.
 fn process_cpu() -> Option<Duration> {
-    let mut total = 0u64;
-    for entry in std::fs::read_dir("/proc/self/task").ok()? {
-        let stat = std::fs::read_to_string(entry.ok()?.path().join("schedstat")).ok()?;
-        total += stat.split_whitespace().next()?.parse::<u64>().ok()?;
-    }
-    Some(Duration::from_nanos(total))
+    // The kernel's running total, including the current slice of a thread still on the
+    // CPU (`/proc/*/schedstat` is updated only at scheduling events, which a thread that
+    // never waits does not reach).
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the call writes only into it.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) } == 0;
+    ok.then(|| Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
 }
