@@ -132,7 +132,7 @@ fn cheap_stages(
 ) -> Result<Result<i32, Undecided>, CadError> {
     // On the stack: a sign query is the commonest call of lifting, and three heap
     // vectors per query were a sixth of its cost.
-    let vars: SmallVec<[usize; 8]> = (0..p.nvars()).filter(|&v| p.has_var(v)).collect();
+    let vars = variables_of(p);
     if let Some(&v) = vars.iter().find(|&&v| v >= point.len()) {
         return Err(CadError::MissingCoordinate(v));
     }
@@ -205,6 +205,28 @@ fn cheap_stages(
         }
     }
     Ok(Err((q, roots)))
+}
+
+/// The variables that occur in `p`, increasing, from one pass over the terms (asking
+/// `has_var` for each index walks all terms once per variable).
+fn variables_of(p: &Poly) -> SmallVec<[usize; 8]> {
+    if p.nvars() > 64 {
+        return (0..p.nvars()).filter(|&v| p.has_var(v)).collect();
+    }
+    let mut mask = 0u64;
+    for (m, _) in p.terms() {
+        for (v, &e) in m.exps().iter().enumerate() {
+            if e > 0 {
+                mask |= 1 << v;
+            }
+        }
+    }
+    let mut vars = SmallVec::new();
+    while mask != 0 {
+        vars.push(mask.trailing_zeros() as usize);
+        mask &= mask - 1;
+    }
+    vars
 }
 
 /// Stage 3: exact.
