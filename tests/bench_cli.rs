@@ -50,3 +50,26 @@ fn unknown_case_is_bad_input() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("nonconvex2"));
 }
+
+#[test]
+fn a_case_at_a_limit_shows_the_reason_in_its_row() {
+    let out = Command::new(env!("CARGO_BIN_EXE_polyscan"))
+        .args([
+            "bench",
+            "--quick",
+            "--runs",
+            "1",
+            "--max-cells",
+            "10",
+            "steinmetz",
+        ])
+        .output()
+        .expect("polyscan runs");
+    assert!(out.status.success(), "exit {:?}", out.status.code());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let row = stdout
+        .lines()
+        .find(|l| l.starts_with("| steinmetz |"))
+        .unwrap_or_else(|| panic!("no steinmetz row:\n{stdout}"));
+    assert!(row.contains("more than 10 cells"), "{row}");
+}

@@ -5,7 +5,9 @@
 //! re-executed with the hidden `--child` flag) so that the peak resident set (`VmHWM`) is
 //! the case's own; optionally QEPCAD B on the same polynomial system (`--qepcad`) and isl
 //! on the fixed-size tiled variants (`--isl`), ratios from the same run, and the thesis's
-//! published times beside them (another machine, 2018).
+//! published times beside them (another machine, 2018). `--timeout` and `--max-cells`
+//! bound each generation as in `polyscan gen`; a case that reaches a limit shows the
+//! reason in its row and the others still run.
 //!
 //! Table 2, run time of the generated code (`--isl`): polyscan's and isl's loops for the
 //! same affine problem, compiled with `gcc -O2` against a statement macro that only adds a
@@ -52,6 +54,10 @@ pub struct BenchArgs {
     /// Print the case names and exit.
     #[arg(long)]
     pub list: bool,
+    /// Limits on each generation (as for `polyscan gen`); a case that reaches one shows
+    /// the reason in its row instead of times.
+    #[command(flatten)]
+    pub limits: Limits,
     /// Internal: time the generation of one case in this process and print the times and
     /// the peak resident set (used by the parent so that memory is measured per case).
     #[arg(long, hide = true, value_name = "CASE")]
@@ -222,7 +228,12 @@ fn header_flags(src: &str, fixed: bool) -> TileFlags {
 }
 
 /// Parse, tile, generate and print C, as `polyscan gen` does on the file.
-fn generate_case(name: &str, src: &str, flags: &TileFlags) -> Result<Generated, Diagnostic> {
+fn generate_case(
+    name: &str,
+    src: &str,
+    flags: &TileFlags,
+    limits: &Limits,
+) -> Result<Generated, Diagnostic> {
     let p = parse_problem(src).map_err(|e| input_diagnostic(name, &e))?;
     let tiled = flags.apply(&p)?;
     let mut opts = GenOptions {
@@ -236,12 +247,7 @@ fn generate_case(name: &str, src: &str, flags: &TileFlags) -> Result<Generated, 
         opts.clamp = t.clamp.clone();
     }
     let p = tiled.map_or(p, |t| t.problem);
-    let stats = Limits {
-        timeout: None,
-        max_cells: None,
-    }
-    .stats();
-    generate(&p, &opts, &stats).map_err(|e| gen_diagnostic(name, e))
+    generate(&p, &opts, &limits.stats()).map_err(|e| gen_diagnostic(name, e))
 }
 
 fn c_function(g: &Generated) -> Result<String, Diagnostic> {
@@ -278,13 +284,13 @@ fn peak_kib() -> Option<u64> {
 }
 
 /// Child mode: `runs` generations of one case; prints `times-ns... ; peak-KiB`.
-fn child(name: &str, runs: usize) -> Result<(), Diagnostic> {
+fn child(name: &str, runs: usize, limits: &Limits) -> Result<(), Diagnostic> {
     let case = find_case(name)?;
     let flags = header_flags(case.src, false);
     let mut times = Vec::new();
     for _ in 0..runs.max(1) {
         let t = crate::isl::process_cpu_time();
-        let g = generate_case(case.name, case.src, &flags)?;
+        let g = generate_case(case.name, case.src, &flags, limits)?;
         let text = c_function(&g)?;
         times.push(crate::isl::process_cpu_time().saturating_sub(t).as_nanos());
         std::hint::black_box(text);
@@ -368,10 +374,21 @@ struct GenRow {
     peak_kib: Option<u64>,
 }
 
-fn measure_gen(name: &str, runs: usize, limit: Duration) -> Result<GenRow, String> {
+fn measure_gen(
+    name: &str,
+    runs: usize,
+    limit: Duration,
+    limits: &Limits,
+) -> Result<GenRow, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
     let mut cmd = Command::new(exe);
     cmd.args(["bench", "--child", name, "--runs", &runs.to_string()]);
+    if let Some(t) = limits.timeout {
+        cmd.args(["--timeout", &t.to_string()]);
+    }
+    if let Some(n) = limits.max_cells {
+        cmd.args(["--max-cells", &n.to_string()]);
+    }
     let (ok, out) = output_within(cmd, limit)?;
     if !ok {
         return Err(out);
@@ -638,10 +655,16 @@ struct RunRow {
     same: bool,
 }
 
-fn measure_run(rc: &RunCase, quick: bool, cc: &str, runs: usize) -> Result<RunRow, String> {
+fn measure_run(
+    rc: &RunCase,
+    quick: bool,
+    cc: &str,
+    runs: usize,
+    limits: &Limits,
+) -> Result<RunRow, String> {
     let given = if quick { rc.quick_params } else { rc.params };
     let flags = header_flags(rc.src, true);
-    let g = generate_case(rc.name, rc.src, &flags).map_err(|d| d.to_string())?;
+    let g = generate_case(rc.name, rc.src, &flags, limits).map_err(|d| d.to_string())?;
     let poly_c = c_function(&g).map_err(|d| d.to_string())?;
     let report = isl_report(rc.name, rc.src, runs).map_err(|d| d.to_string())?;
     let isl_c = crate::isl::harness::isl_scan_function(&report.isl.code, &report.input.params);
@@ -685,7 +708,7 @@ fn measure_run(rc: &RunCase, quick: bool, cc: &str, runs: usize) -> Result<RunRo
 
 pub fn run(args: BenchArgs) -> Result<(), Diagnostic> {
     if let Some(name) = &args.child {
-        return child(name, args.runs);
+        return child(name, args.runs, &args.limits);
     }
     if args.list {
         for c in CASES {
@@ -762,7 +785,7 @@ pub fn run(args: BenchArgs) -> Result<(), Diagnostic> {
     for case in &cases {
         eprintln!("bench: {} (polyscan, {runs} runs)", case.name);
         let mut row = vec![case.name.to_string()];
-        let gen = measure_gen(case.name, runs, gen_limit);
+        let gen = measure_gen(case.name, runs, gen_limit, &args.limits);
         let mine = match &gen {
             Ok(g) => {
                 row.push(format!("{} ({}-{})", ms(g.median), ms(g.min), ms(g.max)));
@@ -850,7 +873,7 @@ pub fn run(args: BenchArgs) -> Result<(), Diagnostic> {
             Some(cc) => {
                 for rc in RUN_CASES {
                     eprintln!("bench: run time of {} (polyscan and isl)", rc.name);
-                    match measure_run(rc, args.quick, &cc, runs) {
+                    match measure_run(rc, args.quick, &cc, runs, &args.limits) {
                         Ok(r) => {
                             let _ = writeln!(
                                 md,
