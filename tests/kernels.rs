@@ -7,7 +7,7 @@
 //! including beta = 0 over NaN. One compile per configuration; the driver loops over the
 //! cases in C.
 
-use polyscan::kernel::{emit, Blas, Caches, Diag, KernelError, Layout, Request, Side, Trans, Uplo};
+use polyscan::kernel::{emit, Blas, Diag, KernelError, Layout, Request, Side, Trans, Uplo};
 use std::process::Command;
 
 fn compiler() -> String {
@@ -226,14 +226,9 @@ int main(void)
 
 fn request(kernel: Blas, layout: Layout, uplo: Option<Uplo>) -> Request {
     Request {
-        kernel,
         layout,
         uplo,
-        trans: None,
-        side: None,
-        diag: None,
-        openmp: false,
-        defaults: Caches::DEFAULT.model_sizes(),
+        ..Request::new(kernel)
     }
 }
 
@@ -720,7 +715,7 @@ fn solver_request(kernel: Blas, c: [bool; 5], openmp: bool) -> Request {
             .takes_diag()
             .then_some(if unit { Diag::Unit } else { Diag::NonUnit }),
         openmp,
-        defaults: Caches::DEFAULT.model_sizes(),
+        ..Request::new(kernel)
     }
 }
 

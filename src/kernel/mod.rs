@@ -298,6 +298,25 @@ pub struct Request {
     pub defaults: [i64; 3],
 }
 
+impl Request {
+    /// `kernel` with the defaults of `polyscan kernel`: column-major, no transpose, left
+    /// side, non-unit diagonal, no OpenMP, the model sizes of [`Caches::DEFAULT`]. Callers
+    /// set the fields they need on top (`Request { uplo: .., ..Request::new(k) }`), so that
+    /// a new option does not break them.
+    pub fn new(kernel: Blas) -> Request {
+        Request {
+            kernel,
+            layout: Layout::Col,
+            uplo: None,
+            trans: None,
+            side: None,
+            diag: None,
+            openmp: false,
+            defaults: Caches::DEFAULT.model_sizes(),
+        }
+    }
+}
+
 /// Rewrites the catalogue body for the emitted function: `X[e1][e2]` becomes the layout
 /// macro `PS_X(e1, e2)` (a vector's `x[e]` becomes `PS_x(e)`), and an update `lhs += rhs` becomes `lhs += alpha * (rhs)` (the
 /// catalogue states the unscaled operation; alpha and beta are the BLAS interface's).

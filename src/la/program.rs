@@ -620,16 +620,7 @@ impl Library {
             Err(crate::kernel::KernelError::BadInput(_)) => return Ok(false),
             Err(e) => return Err(LaError::Unsupported(e.to_string())),
         };
-        let req = crate::kernel::Request {
-            kernel: blas,
-            layout: crate::kernel::Layout::Col,
-            uplo: None,
-            trans: None,
-            side: None,
-            diag: None,
-            openmp: false,
-            defaults: crate::kernel::Caches::DEFAULT.model_sizes(),
-        };
+        let req = crate::kernel::Request::new(blas);
         let text = match crate::kernel::emit(&req) {
             Ok(t) => t,
             Err(crate::kernel::KernelError::BadInput(_)) => return Ok(false),
