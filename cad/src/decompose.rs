@@ -128,13 +128,10 @@ impl Cad {
     /// The path of cells containing an integer point (all `nvars` coordinates), found by
     /// evaluating the cell bounds at the point's own coordinates. Stops early at a pruned
     /// cell. Fails only if the decomposition is inconsistent (a bound has no root there),
-    /// which would be a bug.
+    /// which would be a bug. For many points, [`Cad::locator`] builds the lifting state
+    /// once.
     pub fn locate(&self, point: &[Int], stats: &LiftStats) -> Result<Vec<&Cell>, CadError> {
-        let point: Vec<Algebraic> = point
-            .iter()
-            .map(|x| Algebraic::from(polys::Coeff::to_bigint(x)))
-            .collect();
-        self.locate_point(&point, stats)
+        self.locator(stats).locate(point)
     }
 
     /// [`Cad::locate`] for a point with real algebraic coordinates (e.g. another CAD's
@@ -145,19 +142,49 @@ impl Cad {
         point: &[Algebraic],
         stats: &LiftStats,
     ) -> Result<Vec<&Cell>, CadError> {
-        let lifter = Lifter::new(
-            &self.projection.levels,
-            &self.full,
-            &self.formulas,
-            &self.pruning,
-            stats,
-        );
-        let mut path: Vec<&Cell> = Vec::new();
-        let mut cells = &self.cells;
+        self.locator(stats).locate_point(point)
+    }
+
+    /// Point location for many points: the lifter (the table of which basis polynomials
+    /// divide the formulas' polynomials, and the memo of roots over coordinates already
+    /// seen) is built once instead of per point.
+    pub fn locator<'c: 's, 's>(&'c self, stats: &'s LiftStats) -> Locator<'c, 's> {
+        Locator {
+            cad: self,
+            lifter: Lifter::new(
+                &self.projection.levels,
+                &self.full,
+                &self.formulas,
+                &self.pruning,
+                stats,
+            ),
+        }
+    }
+}
+
+/// Locates points in one decomposition `'c`, with statistics and lifting state that live
+/// as long as `'s`; see [`Cad::locator`].
+pub struct Locator<'c, 's> {
+    cad: &'c Cad,
+    lifter: Lifter<'s>,
+}
+
+impl<'c, 's> Locator<'c, 's> {
+    /// As [`Cad::locate`].
+    pub fn locate(&self, point: &[Int]) -> Result<Vec<&'c Cell>, CadError> {
+        let point: Vec<Algebraic> = point.iter().map(|x| Algebraic::from(x.clone())).collect();
+        self.locate_point(&point)
+    }
+
+    /// As [`Cad::locate_point`].
+    pub fn locate_point(&self, point: &[Algebraic]) -> Result<Vec<&'c Cell>, CadError> {
+        let cad: &'c Cad = self.cad;
+        let mut path: Vec<&'c Cell> = Vec::new();
+        let mut cells = &cad.cells;
         let mut prefix: Vec<Algebraic> = Vec::new();
         let mut zero_dim = true;
-        for xv in point.iter().take(self.nvars) {
-            let roots = match lifter.stack_roots(&prefix, zero_dim)? {
+        for xv in point.iter().take(cad.nvars) {
+            let roots = match self.lifter.stack_roots(&prefix, zero_dim)? {
                 Ok(r) => r,
                 Err(_) => return Err(CadError::Invariant("nullification at a located point")),
             };

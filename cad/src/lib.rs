@@ -31,6 +31,6 @@ pub mod lift;
 pub mod project;
 pub mod qepcad;
 
-pub use decompose::{stats_summary, Cad};
+pub use decompose::{stats_summary, Cad, Locator};
 pub use lift::LiftStats;
 pub mod order;

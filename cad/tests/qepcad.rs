@@ -50,6 +50,7 @@ impl Tally {
 fn compare(case: &str, f: &Formula, cad: &Cad, nvars: usize, qcells: &[QCell]) -> Tally {
     let stats = LiftStats::default();
     let mut t = Tally::default();
+    let locator = cad.locator(&stats);
     for c in qcells.iter().filter(|c| c.children == 0 && c.level > 0) {
         let Some(theirs) = c.truth else {
             t.mismatches.push(format!(
@@ -74,7 +75,7 @@ fn compare(case: &str, f: &Formula, cad: &Cad, nvars: usize, qcells: &[QCell]) -
         let (exact, route) = qepcad::truth_at(f, sample, &ext);
         let mut point = sample.coords.clone();
         point.extend(ext);
-        let path = match cad.locate_point(&point, &stats) {
+        let path = match locator.locate_point(&point) {
             Ok(p) => p,
             Err(e) => {
                 t.mismatches.push(format!(

@@ -79,9 +79,10 @@ fn check_case(case: &Case) -> usize {
     // 2. Integer points against brute force.
     let mut point = vec![Int::from(0); case.vars.len()];
     let mut count = 0usize;
+    let locator = cad.locator(&stats);
     scan(case.bx, 0, &mut point, &mut |pt| {
         let expect = f.eval_int(pt);
-        let path = cad.locate(pt, &stats).expect("locate");
+        let path = locator.locate(pt).expect("locate");
         let leaf = path.last().expect("non-empty path");
         let got = match leaf.pruned {
             Some(Prune::False) => false,
