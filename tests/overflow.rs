@@ -255,14 +255,9 @@ fn examples_never_overflow_inside_the_bound() {
 /// ordinary values and panics with the message where the arithmetic overflows.
 #[test]
 fn checked_rust_panics_with_the_message() {
-    use codegen::emit_c::CEmitter;
     use codegen::emit_rust::{closure_name, function_checked};
     let g = gen(TINY[0].0, true);
-    let c = CEmitter {
-        vars: &g.vars,
-        nparams: g.nparams,
-        statements: &g.statements,
-    };
+    let c = g.emitter();
     let header = safe_parameter_bound(&g).comment();
     let mut src = function_checked(&c, &g.nodes, &header).unwrap();
     // The statement's closure parameter is `stmt_s: &mut impl FnMut(i64, i64)`.

@@ -6,7 +6,6 @@
 
 use cad::LiftStats;
 use codegen::ast::shape;
-use codegen::emit_c::CEmitter;
 use codegen::input::parse_problem;
 use codegen::{generate, GenOptions};
 use std::path::PathBuf;
@@ -70,12 +69,7 @@ fn main() {
             let Ok(g) = generate(&problem, &options, &LiftStats::default()) else {
                 break;
             };
-            let text = CEmitter {
-                vars: &g.vars,
-                nparams: g.nparams,
-                statements: &g.statements,
-            }
-            .fragment(&g.nodes);
+            let text = g.emitter().fragment(&g.nodes);
             times.push(t.elapsed());
             size.get_or_insert((shape(&g.nodes), text.map(|t| t.len()).unwrap_or(0)));
             if started.elapsed() > Duration::from_secs(20) {

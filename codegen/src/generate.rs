@@ -1,6 +1,7 @@
 //! The pipeline: a parsed problem to a decomposition to loops.
 
 use crate::ast::Node;
+use crate::emit_c::CEmitter;
 use crate::error::GenError;
 use crate::expr::Expr;
 use crate::input::Problem;
@@ -65,6 +66,17 @@ pub struct Generated {
     pub stmt_args: Vec<Vec<usize>>,
     /// Per statement: its time vector over the loop variables (empty without a schedule).
     pub times: Vec<Vec<Poly>>,
+}
+
+impl Generated {
+    /// The C printer for this output (its variables and statements).
+    pub fn emitter(&self) -> CEmitter<'_> {
+        CEmitter {
+            vars: &self.vars,
+            nparams: self.nparams,
+            statements: &self.statements,
+        }
+    }
 }
 
 /// Generates loops for `problem`.

@@ -998,11 +998,7 @@ fn power_of_two(b: i64) -> String {
 /// }
 /// ```
 pub fn safe_parameter_bound(g: &Generated) -> SafeRange {
-    let c = CEmitter {
-        vars: &g.vars,
-        nparams: g.nparams,
-        statements: &g.statements,
-    };
+    let c = g.emitter();
     safe_bound_of(&c, &g.nodes)
 }
 

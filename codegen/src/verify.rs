@@ -2,7 +2,6 @@
 //! values, and compare its instance sequence with a brute-force enumeration of the
 //! domain's formulas over a box.
 
-use crate::emit_c::CEmitter;
 use crate::generate::Generated;
 use polys::{Coeff, Int};
 use std::fmt::Write as _;
@@ -106,11 +105,7 @@ pub fn compile(g: &Generated) -> Result<Compiled, VerifyError> {
 /// message on stderr at the first overflowing operation.
 pub fn compile_with(g: &Generated, check_overflow: bool) -> Result<Compiled, VerifyError> {
     let cc = compiler().ok_or(VerifyError::NoCompiler)?;
-    let emitter = CEmitter {
-        vars: &g.vars,
-        nparams: g.nparams,
-        statements: &g.statements,
-    };
+    let emitter = g.emitter();
     let scan = if check_overflow {
         emitter
             .checked()

@@ -81,7 +81,6 @@ fn examples_match_brute_force() {
 /// parameter values), compiled with the rustc that builds this crate.
 #[test]
 fn rust_emission_matches_c() {
-    use codegen::emit_c::CEmitter;
     use codegen::emit_rust::{closure_name, function};
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/seed");
@@ -95,11 +94,7 @@ fn rust_emission_matches_c() {
     for path in files {
         let problem = parse_problem(&std::fs::read_to_string(&path).unwrap()).unwrap();
         let g = generate(&problem, &GenOptions::default(), &LiftStats::default()).unwrap();
-        let emitter = CEmitter {
-            vars: &g.vars,
-            nparams: g.nparams,
-            statements: &g.statements,
-        };
+        let emitter = g.emitter();
         let mut src = function(&emitter, &g.nodes).unwrap();
         src.push_str("\nfn main() {\n    let a: Vec<i64> = std::env::args().skip(1).map(|s| s.parse().unwrap()).collect();\n");
         let mut call_args: Vec<String> = (0..g.nparams).map(|i| format!("a[{i}]")).collect();

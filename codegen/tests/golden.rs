@@ -3,20 +3,13 @@
 //! `POLYSCAN_BLESS=1 cargo test -p codegen --test golden` and review the diff.
 
 use cad::LiftStats;
-use codegen::emit_c::CEmitter;
 use codegen::input::parse_problem;
 use codegen::{generate, GenOptions, Generated};
 use std::path::PathBuf;
 
 /// The C fragment `polyscan gen` prints for `g`.
 fn fragment(g: &Generated) -> String {
-    CEmitter {
-        vars: &g.vars,
-        nparams: g.nparams,
-        statements: &g.statements,
-    }
-    .fragment(&g.nodes)
-    .unwrap()
+    g.emitter().fragment(&g.nodes).unwrap()
 }
 
 #[test]

@@ -20,7 +20,6 @@ use super::gen::{gen_diagnostic, input_diagnostic, write_atomically, Limits};
 use super::tile::TileFlags;
 use super::{Diagnostic, ExitCode};
 use clap::Args;
-use codegen::emit_c::CEmitter;
 use codegen::input::{parse_problem, Problem};
 use codegen::{generate, GenOptions, Generated};
 use std::fmt::Write as _;
@@ -251,13 +250,7 @@ fn generate_case(
 }
 
 fn c_function(g: &Generated) -> Result<String, Diagnostic> {
-    CEmitter {
-        vars: &g.vars,
-        nparams: g.nparams,
-        statements: &g.statements,
-    }
-    .function(&g.nodes, &[])
-    .map_err(|e| {
+    g.emitter().function(&g.nodes, &[]).map_err(|e| {
         Diagnostic::new(
             ExitCode::Resource,
             format!("cannot print the code in 64-bit C: {e}"),

@@ -13,7 +13,6 @@ use super::{Diagnostic, ExitCode};
 use crate::isl::harness::{self, HarnessError, RunOutput};
 use crate::isl::{input, Isl, IslError, IslInput, NotAffine};
 use clap::Args;
-use codegen::emit_c::CEmitter;
 use codegen::input::{parse_problem, Problem};
 use codegen::{generate, GenOptions, Generated};
 use std::path::PathBuf;
@@ -203,11 +202,7 @@ pub fn default_params(nparams: usize) -> Vec<Vec<i64>> {
 }
 
 fn polyscan_c(g: &Generated) -> Result<(String, String), Diagnostic> {
-    let emitter = CEmitter {
-        vars: &g.vars,
-        nparams: g.nparams,
-        statements: &g.statements,
-    };
+    let emitter = g.emitter();
     let print = |e: polys::CPrintError| {
         Diagnostic::new(
             ExitCode::Resource,

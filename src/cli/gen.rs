@@ -4,7 +4,6 @@ use super::tile::{TileFlags, TiledProblem};
 use super::{Diagnostic, ExitCode};
 use cad::LiftStats;
 use clap::{Args, ValueEnum};
-use codegen::emit_c::CEmitter;
 use codegen::input::{parse_context, parse_problem, InputError, Problem};
 use codegen::{generate, GenError, GenOptions, Generated};
 use std::io::Write;
@@ -215,11 +214,7 @@ pub fn generate_file(file: &Path, c: &Choices, limits: Limits) -> Result<Outcome
 
 /// The C text of a generated program.
 pub fn emit(g: &Generated, emit: Emit) -> Result<String, Diagnostic> {
-    let emitter = CEmitter {
-        vars: &g.vars,
-        nparams: g.nparams,
-        statements: &g.statements,
-    };
+    let emitter = g.emitter();
     let text = match emit {
         Emit::C => emitter.fragment(&g.nodes),
         Emit::CFunction => emitter.function(&g.nodes, &[]),
@@ -248,11 +243,7 @@ pub fn emit_with(
             None => text,
         });
     }
-    let emitter = CEmitter {
-        vars: &g.vars,
-        nparams: g.nparams,
-        statements: &g.statements,
-    };
+    let emitter = g.emitter();
     let header = header.map(|h| format!("{h}\n")).unwrap_or_default();
     let text = match emit {
         Emit::C => emitter.checked().with_header(header).fragment(&g.nodes),

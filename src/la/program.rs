@@ -476,11 +476,7 @@ fn catalogue_nest(kernel: Kernel) -> Result<Nest, LaError> {
     };
     let stats = cad::LiftStats::default();
     let g = codegen::generate(&problem, &opts, &stats).map_err(|e| fail(e.to_string()))?;
-    let emitter = codegen::emit_c::CEmitter {
-        vars: &g.vars,
-        nparams: g.nparams,
-        statements: &g.statements,
-    };
+    let emitter = g.emitter();
     let fragment = emitter
         .fragment(&g.nodes)
         .map_err(|e| fail(e.to_string()))?;

@@ -10,7 +10,7 @@
 #![allow(dead_code)]
 
 use cad::LiftStats;
-use codegen::emit_c::{CEmitter, HELPERS};
+use codegen::emit_c::HELPERS;
 use codegen::input::parse_problem;
 use codegen::{generate, GenError, GenOptions, Generated};
 use std::fmt::Write as _;
@@ -608,11 +608,7 @@ pub fn generate_text(text: &str, linear: bool) -> Result<Generated, Outcome> {
 /// The C function `scan(...)` for `text`, generated in this process.
 pub fn c_function(text: &str, linear: bool) -> Result<String, Outcome> {
     let g = generate_text(text, linear)?;
-    let emitter = CEmitter {
-        vars: &g.vars,
-        nparams: g.nparams,
-        statements: &g.statements,
-    };
+    let emitter = g.emitter();
     emitter
         .function(&g.nodes, &[])
         .map_err(|e| Outcome::Fail(format!("cannot print C: {e}")))
