@@ -577,7 +577,7 @@ impl<'a> Lifter<'a> {
         // One pass over the terms; clearing denominators multiplies by a positive
         // constant: same roots.
         if irrational.is_empty() {
-            let u = subst_rationals_univariate(f, k, &rationals);
+            let u = subst_rationals_univariate(f, k, &rationals)?;
             if u.is_zero() {
                 return Ok(Err(Nullified));
             }

@@ -383,7 +383,11 @@ fn small_rational_value_sign(p: &Poly, values: &[(usize, &Rat)]) -> Option<i32> 
 /// positive factor `prod d^deg_v(p)` that clears the denominators (same roots), as a
 /// dense polynomial in `x_k`: what lifting isolates roots of over a rational sample,
 /// built without the sorting and merging of a sparse [`Poly`].
-pub(crate) fn subst_rationals_univariate(p: &Poly, k: usize, values: &[(usize, &Rat)]) -> UPoly {
+pub(crate) fn subst_rationals_univariate(
+    p: &Poly,
+    k: usize,
+    values: &[(usize, &Rat)],
+) -> Result<UPoly, CadError> {
     let n = p.degree(k) as usize + 1;
     let small = SmallPoint::new(p, values).and_then(|pt| {
         let mut c = vec![0i128; n];
@@ -393,20 +397,11 @@ pub(crate) fn subst_rationals_univariate(p: &Poly, k: usize, values: &[(usize, &
         }
         Some(c)
     });
-    if let Some(c) = small {
-        return UPoly::new(c.into_iter().map(int_of_i128).collect());
+    match small {
+        Some(c) => Ok(UPoly::new(c.into_iter().map(int_of_i128).collect())),
+        // Numbers past the machine words: the general substitution (rare).
+        None => UPoly::from_poly(&subst_rationals(p, values), k),
     }
-    let powers = power_tables(p, values);
-    let mut c = vec![Int::zero(); n];
-    for (m, a) in p.terms() {
-        let mut t = a.clone();
-        for (v, np, dp) in &powers {
-            let e = m.exp(*v) as usize;
-            t = t.mul(&np[e]).mul(&dp[e]);
-        }
-        c[m.exp(k) as usize].add_assign(&t);
-    }
-    UPoly::new(c)
 }
 
 fn int_of_i128(v: i128) -> Int {
