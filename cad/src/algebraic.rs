@@ -408,25 +408,12 @@ impl Algebraic {
         if x.hi <= Rat::from_integer(&f + &Int::one()) {
             return f;
         }
-        let mut x = x.clone();
-        loop {
-            let f = x.lo.floor();
-            let n = Rat::from_integer(&f + &Int::one());
-            if n >= x.hi {
-                // lo < self < hi <= n and f <= lo.
-                return f;
-            }
-            if &x.hi - &x.lo > Rat::one() {
-                if let Some(r) = x.bisect() {
-                    return r.floor();
-                }
-                continue;
-            }
-            // Width at most 1: n is the only integer in (lo, hi).
-            return match x.cmp_rational(&n) {
-                Ordering::Less => f,
-                _ => n.floor(),
-            };
+        // Otherwise settle a copy: then lo < self < hi <= floor(lo) + 1.
+        let mut settled = self.clone();
+        settled.settle_integer_part();
+        match &settled {
+            Algebraic::Rational(r) => r.floor(),
+            Algebraic::Root(x) => x.lo.floor(),
         }
     }
 
