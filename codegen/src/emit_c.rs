@@ -6,18 +6,21 @@
 use crate::ast::Node;
 use crate::expr::Expr;
 use crate::overflow::{CheckedError, Lang};
-use polys::{CPrintError, Coeff, Poly, Vars};
+use polys::{CPrintError, Coeff, Int, Poly, Vars};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::fmt::Write;
 
 /// The helper functions, as C99 `static inline` definitions.
-pub const HELPERS: &str = r#"/* Exact integer helpers: d > 0 in divisions, n >= 0 in square roots. */
+pub const HELPERS: &str = r#"/* Exact integer helpers: d > 0 in divisions. Roots are defined for every argument: of a
+   negative one, an even root is -1 (rounded down) or 0 (rounded up), so that a loop
+   bounded by a root that is not real is empty; an odd root is the real one. */
 static inline int64_t ps_floord(int64_t n, int64_t d) { return n >= 0 ? n / d : -((-n + d - 1) / d); }
 static inline int64_t ps_ceild(int64_t n, int64_t d) { return n >= 0 ? (n + d - 1) / d : -((-n) / d); }
 static inline int64_t ps_max(int64_t a, int64_t b) { return a > b ? a : b; }
 static inline int64_t ps_min(int64_t a, int64_t b) { return a < b ? a : b; }
 static inline int64_t ps_isqrt(int64_t n) {
+  if (n < 0) return -1;
   if (n < 2) return n;
   /* Newton's iteration from above on integers: converges to floor(sqrt(n)). */
   uint64_t x = (uint64_t)n;
@@ -28,15 +31,17 @@ static inline int64_t ps_isqrt(int64_t n) {
     r = y;
   }
 }
-static inline int64_t ps_ceil_sqrt(int64_t n) { int64_t s = ps_isqrt(n); return s * s == n ? s : s + 1; }
+static inline int64_t ps_ceil_sqrt(int64_t n) { if (n <= 0) return 0; int64_t s = ps_isqrt(n); return s * s == n ? s : s + 1; }
 /* b^k <= n for b >= 0, without overflow. */
 static inline int ps_pow_le(int64_t b, int k, int64_t n) {
   int64_t r = 1;
   for (int i = 0; i < k; i++) { if (b != 0 && r > n / b) return 0; r *= b; }
   return 1;
 }
-/* floor(n^(1/k)) for n >= 0: doubling, then bisection keeping lo^k <= n < hi^k. */
+static inline int64_t ps_ceil_iroot(int64_t n, int k);
+/* floor(n^(1/k)): doubling, then bisection keeping lo^k <= n < hi^k. */
 static inline int64_t ps_iroot(int64_t n, int k) {
+  if (n < 0) return k % 2 == 0 ? -1 : -ps_ceil_iroot(-n, k);
   if (n < 2) return n;
   int64_t lo = 1, hi = 2;
   while (ps_pow_le(hi, k, n)) { lo = hi; hi *= 2; }
@@ -44,6 +49,7 @@ static inline int64_t ps_iroot(int64_t n, int k) {
   return lo;
 }
 static inline int64_t ps_ceil_iroot(int64_t n, int k) {
+  if (n < 0) return k % 2 == 0 ? 0 : -ps_iroot(-n, k);
   int64_t s = ps_iroot(n, k), p = 1;
   for (int i = 0; i < k; i++) p *= s;
   return p == n ? s : s + 1;
@@ -231,6 +237,12 @@ impl<'e, 't> Printer<'e, 't> {
     ) -> Result<Vec<String>, CPrintError> {
         let p = self.emitter.vars.name(var);
         let mut conds = Vec::new();
+        if let (Some(l), Some(u)) = (lower, upper) {
+            if l == u {
+                conds.push(format!("{p} == {}", self.expr(l)?));
+                return Ok(conds);
+            }
+        }
         if let Some(l) = lower {
             conds.push(format!("{p} >= {}", self.expr(l)?));
         }
@@ -267,17 +279,22 @@ impl<'e, 't> Printer<'e, 't> {
             if d.is_one() {
                 return self.poly(&p);
             }
-            let text = format!("{f}({}, {})", self.poly(&p)?.0, d.to_c(vars)?);
+            let text = format!("{f}({}, {})", self.poly(&p)?.0, poly_text(&d, vars)?);
             return Ok((text, false));
         }
-        Ok((format!("{f}({}, {})", self.expr(n)?, d.to_c(vars)?), false))
+        Ok((format!("{f}({}, {})", self.expr(n)?, poly_text(d, vars)?), false))
     }
 
     /// A polynomial's text, and whether it has several terms.
     fn poly(&self, p: &Poly) -> Result<(String, bool), CPrintError> {
         Ok(match p.constant_value().and_then(|c| c.to_i64()) {
             Some(c) if c != i64::MIN => (c.to_string(), false),
-            _ => (p.to_c(self.emitter.vars)?, p.len() > 1),
+            _ => {
+                // A leading minus needs parentheses after another `-` as well.
+                let text = poly_text(p, self.emitter.vars)?;
+                let compound = p.len() > 1 || text.starts_with('-');
+                (text, compound)
+            }
         })
     }
 
@@ -347,11 +364,14 @@ impl<'e, 't> Printer<'e, 't> {
             Expr::Neg(inner) => (format!("-{}", paren(self.printed(inner)?)), false),
             Expr::FloorDiv(n, d) => self.division(n, d, false)?,
             Expr::CeilDiv(n, d) => self.division(n, d, true)?,
-            Expr::Isqrt(p) => (format!("ps_isqrt({})", p.to_c(self.emitter.vars)?), false),
-            Expr::CeilSqrt(p) => (
-                format!("ps_ceil_sqrt({})", p.to_c(self.emitter.vars)?),
-                false,
-            ),
+            Expr::Isqrt(p) => (format!("ps_isqrt({})", self.poly(p)?.0), false),
+            Expr::CeilSqrt(p) => (format!("ps_ceil_sqrt({})", self.poly(p)?.0), false),
+            // The square-root helpers take every argument the same way ps_iroot(n, 2)
+            // does, and read as what they are.
+            Expr::Root { arg, k: 2, ceil } => {
+                let f = if *ceil { "ps_ceil_sqrt" } else { "ps_isqrt" };
+                (format!("{f}({})", self.expr(arg)?), false)
+            }
             Expr::Root { arg, k, ceil } => {
                 let f = if *ceil { "ps_ceil_iroot" } else { "ps_iroot" };
                 (format!("{f}({}, {k})", self.expr(arg)?), false)
@@ -402,6 +422,58 @@ impl<'e, 't> Printer<'e, 't> {
             }
         })
     }
+}
+
+/// A polynomial as a person writes it: a sum of products, positive terms first, then the
+/// subtracted ones, in each group the constant last and the terms of outer variables
+/// first (`a*a - x*x - y*y`, `4 - x*x`, `L - m*i - 1`). Polynomials of degree 4 and more
+/// in one variable keep Horner's form, which needs fewer multiplications there.
+pub(crate) fn poly_text(p: &Poly, vars: &Vars) -> Result<String, CPrintError> {
+    if p.terms().iter().any(|(m, _)| m.exps().iter().any(|&e| e >= 4)) {
+        return p.to_c(vars);
+    }
+    let mut terms: Vec<(&polys::Mono, &Int)> = p.terms().iter().map(|(m, c)| (m, c)).collect();
+    // Sort key: subtracted after added, within each the constant last, then outer
+    // variables first and higher degree first (`4 - x*x`, `n - i - 1`).
+    terms.sort_by_key(|(m, c)| {
+        let top = m.exps().iter().rposition(|&e| e > 0);
+        (
+            c.signum() < 0,
+            m.is_one(),
+            top,
+            std::cmp::Reverse(m.total_degree()),
+        )
+    });
+    let mut out = String::new();
+    for (m, c) in terms {
+        let abs = c.abs();
+        let mag = abs
+            .to_i64()
+            .ok_or_else(|| CPrintError::CoefficientTooLarge(c.to_string()))?;
+        let mut factors: Vec<String> = Vec::new();
+        if mag != 1 || m.is_one() {
+            factors.push(mag.to_string());
+        }
+        for (v, &e) in m.exps().iter().enumerate() {
+            for _ in 0..e {
+                factors.push(vars.name(v));
+            }
+        }
+        let text = factors.join("*");
+        if out.is_empty() {
+            if c.signum() < 0 {
+                out.push('-');
+            }
+            out.push_str(&text);
+        } else {
+            out.push_str(if c.signum() < 0 { " - " } else { " + " });
+            out.push_str(&text);
+        }
+    }
+    if out.is_empty() {
+        out.push('0');
+    }
+    Ok(out)
 }
 
 /// Two spaces per level.
@@ -463,11 +535,14 @@ static inline int64_t ps_ceild_ck(int64_t n, int64_t d, const char *site) {
   return -((-n) / d);
 }
 static inline int64_t ps_ceil_sqrt_ck(int64_t n, const char *site) {
+  if (n <= 0) return 0;
   int64_t s = ps_isqrt(n), q;
   if (__builtin_mul_overflow(s, s, &q)) ps_fail("int64 overflow in ps_ceil_sqrt (s * s)", site);
   return q == n ? s : s + 1;
 }
+static inline int64_t ps_ceil_iroot_ck(int64_t n, int k, const char *site);
 static inline int64_t ps_iroot_ck(int64_t n, int k, const char *site) {
+  if (n < 0) return k % 2 == 0 ? -1 : -ps_ceil_iroot_ck(ps_neg_ck(n, site), k, site);
   if (n < 2) return n;
   int64_t lo = 1, hi = 2;
   while (ps_pow_le(hi, k, n)) { lo = hi; if (__builtin_mul_overflow(hi, (int64_t)2, &hi)) ps_fail("int64 overflow in ps_iroot (hi * 2)", site); }
@@ -475,6 +550,7 @@ static inline int64_t ps_iroot_ck(int64_t n, int k, const char *site) {
   return lo;
 }
 static inline int64_t ps_ceil_iroot_ck(int64_t n, int k, const char *site) {
+  if (n < 0) return k % 2 == 0 ? 0 : -ps_iroot_ck(ps_neg_ck(n, site), k, site);
   int64_t s = ps_iroot_ck(n, k, site), p = 1;
   for (int i = 0; i < k; i++) if (__builtin_mul_overflow(p, s, &p)) ps_fail("int64 overflow in ps_ceil_iroot (s^k)", site);
   return p == n ? s : s + 1;

@@ -6,7 +6,8 @@ use crate::emit_c::CEmitter;
 use polys::CPrintError;
 use std::fmt::Write;
 
-/// The helpers in Rust: `d > 0` in divisions, `n >= 0` in square roots.
+/// The helpers in Rust: `d > 0` in divisions; roots of negative arguments as in C (an
+/// even root -1 rounded down, 0 rounded up; an odd root the real one).
 pub const HELPERS: &str = r#"#[allow(dead_code)]
 fn ps_floord(n: i64, d: i64) -> i64 { n.div_euclid(d) }
 #[allow(dead_code)]
@@ -17,6 +18,7 @@ fn ps_max(a: i64, b: i64) -> i64 { a.max(b) }
 fn ps_min(a: i64, b: i64) -> i64 { a.min(b) }
 #[allow(dead_code)]
 fn ps_isqrt(n: i64) -> i64 {
+    if n < 0 { return -1; }
     if n < 2 { return n; }
     // Newton's iteration from above on integers converges to floor(sqrt(n)).
     let x = n as u64;
@@ -28,7 +30,7 @@ fn ps_isqrt(n: i64) -> i64 {
     }
 }
 #[allow(dead_code)]
-fn ps_ceil_sqrt(n: i64) -> i64 { let s = ps_isqrt(n); if s * s == n { s } else { s + 1 } }
+fn ps_ceil_sqrt(n: i64) -> i64 { if n <= 0 { return 0; } let s = ps_isqrt(n); if s * s == n { s } else { s + 1 } }
 #[allow(dead_code)]
 fn ps_pow_le(b: i64, k: i32, n: i64) -> bool {
     let mut r: i64 = 1;
@@ -37,6 +39,7 @@ fn ps_pow_le(b: i64, k: i32, n: i64) -> bool {
 }
 #[allow(dead_code)]
 fn ps_iroot(n: i64, k: i32) -> i64 {
+    if n < 0 { return if k % 2 == 0 { -1 } else { -ps_ceil_iroot(-n, k) }; }
     if n < 2 { return n; }
     let (mut lo, mut hi) = (1i64, 2i64);
     while ps_pow_le(hi, k, n) { lo = hi; hi *= 2; }
@@ -44,7 +47,7 @@ fn ps_iroot(n: i64, k: i32) -> i64 {
     lo
 }
 #[allow(dead_code)]
-fn ps_ceil_iroot(n: i64, k: i32) -> i64 { let s = ps_iroot(n, k); if s.pow(k as u32) == n { s } else { s + 1 } }
+fn ps_ceil_iroot(n: i64, k: i32) -> i64 { if n < 0 { return if k % 2 == 0 { 0 } else { -ps_iroot(-n, k) }; } let s = ps_iroot(n, k); if s.pow(k as u32) == n { s } else { s + 1 } }
 #[allow(dead_code)]
 fn ps_poly_sign(c: &[i64], y: i64) -> i32 {
     let mut acc: i128 = c[c.len() - 1] as i128;
@@ -207,11 +210,13 @@ fn ps_ceild_ck(n: i64, d: i64, site: &str) -> i64 {
 }
 #[allow(dead_code)]
 fn ps_ceil_sqrt_ck(n: i64, site: &str) -> i64 {
+    if n <= 0 { return 0; }
     let s = ps_isqrt(n);
     match s.checked_mul(s) { Some(q) if q == n => s, Some(_) => s + 1, None => ps_fail("i64 overflow in ps_ceil_sqrt (s * s)", site) }
 }
 #[allow(dead_code)]
 fn ps_iroot_ck(n: i64, k: i32, site: &str) -> i64 {
+    if n < 0 { return if k % 2 == 0 { -1 } else { -ps_ceil_iroot_ck(ps_neg_ck(n, site), k, site) }; }
     if n < 2 { return n; }
     let (mut lo, mut hi) = (1i64, 2i64);
     while ps_pow_le(hi, k, n) { lo = hi; hi = hi.checked_mul(2).unwrap_or_else(|| ps_fail("i64 overflow in ps_iroot (hi * 2)", site)); }
@@ -220,6 +225,7 @@ fn ps_iroot_ck(n: i64, k: i32, site: &str) -> i64 {
 }
 #[allow(dead_code)]
 fn ps_ceil_iroot_ck(n: i64, k: i32, site: &str) -> i64 {
+    if n < 0 { return if k % 2 == 0 { 0 } else { -ps_iroot_ck(ps_neg_ck(n, site), k, site) }; }
     let s = ps_iroot_ck(n, k, site);
     match s.checked_pow(k as u32) { Some(p) if p == n => s, Some(_) => s + 1, None => ps_fail("i64 overflow in ps_ceil_iroot (s^k)", site) }
 }

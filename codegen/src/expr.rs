@@ -15,11 +15,13 @@ pub enum Expr {
     FloorDiv(Box<Expr>, Poly),
     /// `ceil(num / den)`; `den > 0` wherever the expression is evaluated.
     CeilDiv(Box<Expr>, Poly),
-    /// `floor(sqrt(arg))`; `arg >= 0` wherever evaluated.
+    /// `floor(sqrt(arg))`; -1 where `arg < 0` (a bound from a root that is not real makes
+    /// its loop empty).
     Isqrt(Poly),
-    /// `ceil(sqrt(arg))`; `arg >= 0` wherever evaluated.
+    /// `ceil(sqrt(arg))`; 0 where `arg <= 0`.
     CeilSqrt(Poly),
-    /// `floor(arg^(1/k))` or, with `ceil`, `ceil(arg^(1/k))`; `arg >= 0`, `k >= 3`.
+    /// `floor(arg^(1/k))` or, with `ceil`, `ceil(arg^(1/k))`, `k >= 2`; of a negative
+    /// argument the real root for odd `k`, and -1 (floor) or 0 (ceiling) for even `k`.
     Root {
         arg: Box<Expr>,
         k: u32,
@@ -46,7 +48,6 @@ pub enum Expr {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EvalError {
     NonPositiveDivisor,
-    NegativeRoot,
 }
 
 impl Expr {
@@ -104,30 +105,9 @@ impl Expr {
                     q
                 }
             }
-            Expr::Isqrt(a) | Expr::CeilSqrt(a) => {
-                let v = a.eval(point);
-                if v.signum() < 0 {
-                    return Err(EvalError::NegativeRoot);
-                }
-                let s = Int::from(v.to_bigint().sqrt());
-                if matches!(self, Expr::CeilSqrt(_)) && s.mul(&s) != v {
-                    s.add(&Int::from(1))
-                } else {
-                    s
-                }
-            }
-            Expr::Root { arg, k, ceil } => {
-                let v = arg.eval(point)?;
-                if v.signum() < 0 {
-                    return Err(EvalError::NegativeRoot);
-                }
-                let r = Int::from(v.to_bigint().nth_root(*k));
-                if *ceil && r.pow(*k) != v {
-                    r.add(&Int::from(1))
-                } else {
-                    r
-                }
-            }
+            Expr::Isqrt(a) => integer_root(&a.eval(point), 2, false),
+            Expr::CeilSqrt(a) => integer_root(&a.eval(point), 2, true),
+            Expr::Root { arg, k, ceil } => integer_root(&arg.eval(point)?, *k, *ceil),
             Expr::RootSearch {
                 coeffs,
                 lo,
@@ -292,6 +272,26 @@ impl Expr {
         } else {
             None
         }
+    }
+}
+
+/// `floor(v^(1/k))` (or the ceiling) with the helpers' convention for negative `v`: the
+/// real root for odd `k`; -1 rounded down and 0 rounded up for even `k`.
+fn integer_root(v: &Int, k: u32, ceil: bool) -> Int {
+    if v.signum() < 0 {
+        return if k % 2 == 1 {
+            integer_root(&v.neg(), k, !ceil).neg()
+        } else if ceil {
+            Int::from(0)
+        } else {
+            Int::from(-1)
+        };
+    }
+    let r = Int::from(v.to_bigint().nth_root(k));
+    if ceil && &r.pow(k) != v {
+        r.add(&Int::from(1))
+    } else {
+        r
     }
 }
 

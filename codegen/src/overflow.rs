@@ -605,14 +605,31 @@ fn enclose_call(name: &str, args: &[CAst], env: &[Option<Iv>]) -> Enc {
                         .ok_or_else(|| format!("{name}: degree {k}"))?
                 }
             };
-            // Root arguments are not negative wherever evaluated. The helpers' own
-            // arithmetic then stays below the argument (s*s <= n, hi <= 2 n^(1/k)).
-            let Some(n) = sub!(&args[0]).clamp(0, I64_MAX) else {
-                return Ok(None);
-            };
+            // The helpers' own arithmetic stays below the argument (s*s <= n, hi <= 2
+            // n^(1/k)); a negative argument gives -1 or 0 (even k) or the negated root of
+            // its absolute value (odd k), so the result is monotone in the argument.
+            let n = sub!(&args[0]);
+            if n.lo < -I64_MAX {
+                return Err(format!("{name}: argument below -INT64_MAX"));
+            }
             let ceil = name.starts_with("ps_ceil");
             let f = |v: i128| {
-                if ceil {
+                if v < 0 {
+                    let neg_root = |c: bool| {
+                        if c {
+                            ceil_root(-v, k)
+                        } else if k == 2 {
+                            isqrt(-v)
+                        } else {
+                            iroot(-v, k)
+                        }
+                    };
+                    if k % 2 == 0 {
+                        -1 + ceil as i128
+                    } else {
+                        -neg_root(!ceil)
+                    }
+                } else if ceil {
                     ceil_root(v, k)
                 } else if k == 2 {
                     isqrt(v)
@@ -1097,16 +1114,20 @@ mod tests {
 
     #[test]
     fn helpers_are_enclosed_and_their_inner_steps_checked() {
-        assert_eq!(enc("ps_isqrt(n)", 100), Ok(Some(Iv::new(0, 10))));
+        // n runs over -100..=100: a negative argument gives -1.
+        assert_eq!(enc("ps_isqrt(n)", 100), Ok(Some(Iv::new(-1, 10))));
         assert_eq!(enc("ps_ceil_sqrt(n)", 99), Ok(Some(Iv::new(0, 10))));
-        assert_eq!(enc("ps_iroot(n, 3)", 1000), Ok(Some(Iv::new(0, 10))));
+        assert_eq!(enc("ps_iroot(n, 3)", 1000), Ok(Some(Iv::new(-10, 10))));
         assert_eq!(enc("ps_floord(n, 2)", 5), Ok(Some(Iv::new(-3, 2))));
         assert_eq!(enc("ps_ceild(n, 2)", 5), Ok(Some(Iv::new(-2, 3))));
         // ps_ceild computes n + d - 1: at n = INT64_MAX it overflows.
         assert!(enc("ps_ceild(n, 2)", i64::MAX).is_err());
         assert!(enc("ps_floord(n, 2)", i64::MAX - 2).is_ok());
-        // A root argument entirely negative is never evaluated.
-        assert_eq!(enc("ps_isqrt(-1 - x)", 5), Ok(None));
+        // A root of a negative argument is -1 (even, rounded down), 0 (rounded up) or the
+        // real one (odd).
+        assert_eq!(enc("ps_isqrt(-1 - x)", 5), Ok(Some(Iv::new(-1, -1))));
+        assert_eq!(enc("ps_ceil_sqrt(-1 - x)", 5), Ok(Some(Iv::new(0, 0))));
+        assert_eq!(enc("ps_iroot(-8 - n, 3)", 0), Ok(Some(Iv::new(-2, -2))));
         // The 128-bit evaluation of a degree-3 polynomial at y ~ 2^43 leaves __int128.
         let rs = "ps_root_search(3, (const int64_t[]){n, 0, 0, 1}, -n, n, -1, 0)";
         assert!(enc(rs, 1 << 40).is_ok());
