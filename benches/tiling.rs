@@ -34,6 +34,7 @@ fn measure(path: &Path, tiling: TileFlags) -> Option<(f64, f64, f64, usize)> {
         convex: false,
         tiling,
         engine: Engine::Auto,
+        separate: false,
     };
     let limits = Limits {
         timeout: None,

@@ -40,6 +40,11 @@ pub struct GenOptions {
     pub clamp: Option<ClampTiling>,
     /// Skip the clean-up passes (the clamping generator reads raw loops).
     pub raw: bool,
+    /// With `linear`: keep the CAD's cell-by-cell shape for polynomial domains (`gen
+    /// --separate`: guard-free inner loops, one nest per cell) instead of the compact one
+    /// (one loop per variable from the max of its lower to the min of its upper bounds,
+    /// see `intervals`).
+    pub separate: bool,
 }
 
 /// A generated program and what it was generated from.
@@ -236,6 +241,37 @@ pub fn generate(
             };
         }
         if let Some(nodes) = scanned {
+            let nodes = crate::simplify::drop_redundant_guards(nodes);
+            let nodes = crate::simplify::inline_single_iterations(nodes);
+            return Ok(Generated {
+                vars,
+                nparams,
+                ntime,
+                statements,
+                nodes,
+                cad: None,
+                formulas,
+                pruning: context,
+                calls,
+                stmt_args,
+                times,
+            });
+        }
+    }
+    if opts.linear && !opts.separate && !tiled && ntime == 0 && opts.pruning.is_empty() {
+        let call_exprs: Vec<Vec<Expr>> = stmt_args
+            .iter()
+            .map(|a| a.iter().map(|&v| Expr::Poly(Poly::var(v))).collect())
+            .collect();
+        let input = LinearInput {
+            vars: &vars,
+            nparams,
+            formulas: &formulas,
+            context: &context,
+            calls: &call_exprs,
+            separation: None,
+        };
+        if let Some(nodes) = crate::intervals::scan(&input)? {
             let nodes = crate::simplify::drop_redundant_guards(nodes);
             let nodes = crate::simplify::inline_single_iterations(nodes);
             return Ok(Generated {

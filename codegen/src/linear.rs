@@ -19,6 +19,7 @@
 use crate::ast::Node;
 use crate::error::GenError;
 use crate::expr::Expr;
+use crate::signs::Facts;
 use cad::formula::{Formula, Rel};
 use polys::{Coeff, Int, Poly, Vars};
 
@@ -31,68 +32,6 @@ pub struct Separation {
     pub full: Vec<Poly>,
     /// Polynomials `>= 0` over point coordinates and parameters: the tile's points.
     pub tile: Vec<Poly>,
-}
-
-/// What the context says about the parameters: integer lower bounds.
-struct Facts {
-    lower: Vec<Option<Int>>,
-}
-
-impl Facts {
-    fn new(constraints: &[Poly], nparams: usize) -> Facts {
-        let mut lower: Vec<Option<Int>> = vec![None; nparams];
-        for q in constraints {
-            let Some(v) = q.main_var() else { continue };
-            if v >= nparams || q.vars().len() != 1 || q.degree(v) != 1 {
-                continue;
-            }
-            let cs = q.coeffs(v);
-            let (Some(a), Some(b)) = (
-                cs[1].constant_value(),
-                cs.first()
-                    .map(|c| c.constant_value().unwrap_or_else(|| Int::from(0))),
-            ) else {
-                continue;
-            };
-            if a.signum() > 0 {
-                // a v + b >= 0  <=>  v >= ceil(-b / a)
-                let (fl, r) = b.neg().div_mod_floor(&a);
-                let l = if r.is_zero() {
-                    fl
-                } else {
-                    fl.add(&Int::from(1))
-                };
-                if lower[v].as_ref().is_none_or(|old| &l > old) {
-                    lower[v] = Some(l);
-                }
-            }
-        }
-        Facts { lower }
-    }
-
-    /// `p >= 0` wherever the parameters are at least their lower bounds (`p` over
-    /// parameters only).
-    fn nonneg(&self, p: &Poly) -> bool {
-        let mut q = p.clone();
-        for v in q.vars() {
-            match self.lower.get(v).and_then(|l| l.as_ref()) {
-                Some(l) => q = q.subst(v, &Poly::var(v).add(&Poly::constant(l.clone()))),
-                None => return false,
-            }
-        }
-        q.terms().iter().all(|(_, c)| c.signum() >= 0)
-    }
-
-    /// The sign of `p` (over parameters only) if it is the same for every parameter value.
-    fn sign(&self, p: &Poly) -> Option<i32> {
-        if self.nonneg(&p.sub(&Poly::one())) {
-            Some(1)
-        } else if self.nonneg(&p.neg().sub(&Poly::one())) {
-            Some(-1)
-        } else {
-            None
-        }
-    }
 }
 
 /// Bounds of one loop variable for one statement: `a v + b >= 0` with `a > 0` (lower) and
@@ -153,7 +92,7 @@ struct Eliminated {
 
 /// A conjunction as polynomials `>= 0`, or `None` if the formula is not a conjunction of
 /// (in)equalities. `Some(None)`: the formula is false.
-fn conjunction(f: &Formula) -> Option<Option<Vec<Poly>>> {
+pub(crate) fn conjunction(f: &Formula) -> Option<Option<Vec<Poly>>> {
     let mut out = Vec::new();
     let mut stack = vec![f.tighten_strict()];
     while let Some(g) = stack.pop() {
@@ -428,7 +367,7 @@ fn simplify(
 }
 
 /// `q` divided by its positive integer content.
-fn primitive(q: &Poly) -> Poly {
+pub(crate) fn primitive(q: &Poly) -> Poly {
     let c = q.integer_content();
     if c.is_zero() || c.is_one() {
         q.clone()
@@ -438,7 +377,7 @@ fn primitive(q: &Poly) -> Poly {
 }
 
 /// A parameter constraint as a guard on one parameter with a coefficient of known sign.
-fn guard(q: &Poly, np: usize, facts: &Facts, body: Vec<Node>) -> Option<Vec<Node>> {
+pub(crate) fn guard(q: &Poly, np: usize, facts: &Facts, body: Vec<Node>) -> Option<Vec<Node>> {
     for v in (0..np).rev() {
         let cs = q.coeffs(v);
         if cs.len() != 2 {

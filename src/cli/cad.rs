@@ -85,6 +85,7 @@ pub fn run(args: CadArgs) -> Result<(), Diagnostic> {
         convex: false,
         tiling: Default::default(),
         engine: super::gen::Engine::Cad,
+        separate: true,
     };
     let out = generate_file(&args.file, &choices, args.limits)?;
     let (g, stats) = (&out.g, &out.stats);

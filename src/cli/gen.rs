@@ -42,6 +42,12 @@ pub struct Choices {
     /// CAD for everything else; `cad` always uses the CAD.
     #[arg(long, value_enum, default_value = "auto")]
     pub engine: Engine,
+    /// Keep the decomposition's cells apart: one loop nest per CAD cell, with guard-free
+    /// inner loops, instead of the compact shape (one loop per variable from the max of
+    /// its lower to the min of its upper bounds, inner loops possibly empty for some
+    /// outer values). Not to be confused with --no-separate, which is about full tiles.
+    #[arg(long)]
+    pub separate: bool,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq, Default)]
@@ -167,6 +173,7 @@ pub fn generate_file(file: &Path, c: &Choices, limits: Limits) -> Result<Outcome
         context,
         convex: c.convex,
         linear: c.engine == Engine::Auto,
+        separate: c.separate,
         ..GenOptions::default()
     };
     if let Some(t) = &tiled {

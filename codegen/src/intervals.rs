@@ -1,0 +1,497 @@
+//! The compact shape for polynomial domains: elimination of interval constraints, with
+//! each loop running from the max of its lower to the min of its upper bounds, as a
+//! person writes `for (z = max(-isqrt(a*a - y*y), -isqrt(a*a - x*x)); ...)`.
+//!
+//! Why not the CAD's cells: over the outer variables, each constraint on a loop variable
+//! `v` usually admits an interval of `v` (linear with a coefficient of known sign, a
+//! quadratic opening downwards, `v^k` bounded by a polynomial). The loop needs the largest
+//! lower and smallest upper end, not which constraint gives it, so the resultants that
+//! split the outer space where another constraint becomes tighter are not needed. A
+//! quadratic opening upwards (`x^2 + y^2 >= r^2` in `y`) excludes an open interval: the
+//! loop splits into the part left of it and the part right of it, unless a bound of the
+//! same side already keeps `v` on one side of the vertex.
+//!
+//! What the outer loops need from the inner ones is a region that contains every outer
+//! point with an inner point and on which every loop is finite (a superset of the real
+//! shadow): pairs of a lower and an upper linear bound (Fourier–Motzkin), a linear bound
+//! against the far root of a quadratic, and that a quadratic interval is real
+//! (discriminant `>= 0`). Outer points without inner points get empty inner loops: every
+//! root helper is defined for every argument so that a bound taken where its root is not
+//! real gives an empty range (`ps_isqrt` of a negative number is -1, `ps_ceil_sqrt` 0).
+//! So every point still runs exactly once, in lexicographic order.
+//!
+//! One statement, a conjunction; anything else (a constraint of degree 3 that is not a
+//! binomial, a coefficient whose sign the outer bounds do not decide, two excluded
+//! intervals at one level, an unbounded variable) returns `None` and the caller uses the
+//! CAD.
+
+use crate::ast::Node;
+use crate::error::GenError;
+use crate::expr::Expr;
+use crate::linear::{conjunction, div, guard, max_of, min_of, primitive, LinearInput};
+use crate::signs::Facts;
+use polys::{Coeff, Int, Poly};
+
+/// Most constraints kept between two levels before the scanner gives up.
+const MAX_CONSTRAINTS: usize = 400;
+
+/// The loop bounds of one variable.
+#[derive(Default)]
+struct Level {
+    lowers: Vec<Expr>,
+    uppers: Vec<Expr>,
+    /// An excluded open interval: `v <= .0` or `v >= .1` (the loop splits in two).
+    hole: Option<(Expr, Expr)>,
+}
+
+/// A constraint `q >= 0` with the input constraints it was derived from.
+type Tracked = (Poly, Vec<usize>);
+
+/// Loops for one statement's conjunction, or `None` where the shape does not apply.
+pub(crate) fn scan(input: &LinearInput) -> Result<Option<Vec<Node>>, GenError> {
+    let np = input.nparams;
+    let nvars = input.vars.len();
+    let [formula] = input.formulas else {
+        return Ok(None);
+    };
+    let mut context = Vec::new();
+    for f in input.context {
+        match conjunction(f) {
+            Some(Some(c)) => context.extend(c),
+            Some(None) => return Ok(Some(Vec::new())),
+            None => return Ok(None),
+        }
+    }
+    if context
+        .iter()
+        .any(|q| q.main_var().is_some_and(|v| v >= np))
+    {
+        return Ok(None);
+    }
+    let cons = match conjunction(formula) {
+        Some(Some(c)) => c,
+        Some(None) => return Ok(Some(Vec::new())),
+        None => return Ok(None),
+    };
+    // The context is the caller's promise: it decides signs and redundancy but is never
+    // printed as a guard. Lower bounds of iterators stated in the domain decide the signs
+    // of coefficients of inner variables: the outer loops enforce them.
+    let ctx_facts = Facts::new(&context, np);
+    let mut all: Vec<Poly> = cons.clone();
+    all.extend(context.iter().cloned());
+    let facts = Facts::new(&all, nvars);
+    let stated: Vec<Poly> = cons
+        .iter()
+        .filter(|q| q.main_var().is_none_or(|v| v < np))
+        .map(primitive)
+        .collect();
+    let mut cons: Vec<Tracked> = cons
+        .into_iter()
+        .enumerate()
+        .map(|(i, q)| (q, vec![i]))
+        .collect();
+    cons = match simplify(cons, &ctx_facts) {
+        Some(c) => c,
+        None => return Ok(Some(Vec::new())),
+    };
+    let mut levels = Vec::with_capacity(nvars - np);
+    for v in (np..nvars).rev() {
+        let below = facts.below(v);
+        let Some((level, rest)) = eliminate(cons, v, nvars - v, &below) else {
+            return Ok(None);
+        };
+        // Unbounded (the CAD says where) or too many constraints: not this shape.
+        if level.lowers.is_empty() || level.uppers.is_empty() || rest.len() > MAX_CONSTRAINTS {
+            return Ok(None);
+        }
+        cons = match simplify(rest, &ctx_facts) {
+            Some(c) => c,
+            None => return Ok(Some(Vec::new())),
+        };
+        levels.push((v, level));
+    }
+    let call = Node::Stmt {
+        stmt: 0,
+        args: input.calls[0].clone(),
+    };
+    let mut body = vec![call];
+    for (v, level) in levels {
+        body = nest(v, level, body);
+    }
+    let guards: Vec<Poly> = cons
+        .into_iter()
+        .map(|(q, _)| q)
+        .filter(|q| stated.contains(q))
+        .collect();
+    for q in guards.iter().rev() {
+        match guard(q, np, &ctx_facts, body) {
+            Some(b) => body = b,
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(body))
+}
+
+/// The loop (or, around an excluded interval, the two loops) of variable `v`.
+fn nest(v: usize, level: Level, body: Vec<Node>) -> Vec<Node> {
+    let lo = max_of(level.lowers);
+    let hi = min_of(level.uppers);
+    let lp = |lower: Expr, upper: Expr, body: Vec<Node>| Node::Loop {
+        var: v,
+        lower,
+        upper,
+        body,
+    };
+    match level.hole {
+        None => vec![lp(lo, hi, body)],
+        Some((left, right)) => {
+            // Past the left part as well: where the roots are not real, the two parts
+            // meet and must not overlap.
+            let start = max_of(vec![lo.clone(), right, left.clone().plus(1)]);
+            vec![
+                lp(lo, min_of(vec![hi.clone(), left]), body.clone()),
+                lp(start, hi, body),
+            ]
+        }
+    }
+}
+
+/// The bounds of `v` from the constraints that mention it, and the constraints left for
+/// the outer variables; `None` where a constraint is not of a supported kind.
+fn eliminate(
+    cons: Vec<Tracked>,
+    v: usize,
+    eliminated: usize,
+    facts: &Facts,
+) -> Option<(Level, Vec<Tracked>)> {
+    let mut level = Level::default();
+    let mut rest: Vec<Tracked> = Vec::new();
+    // Linear bounds `a v + b >= 0` (a > 0) and `-c v + d >= 0` (c > 0).
+    let mut low: Vec<(Poly, Poly, Vec<usize>)> = Vec::new();
+    let mut up: Vec<(Poly, Poly, Vec<usize>)> = Vec::new();
+    // Quadratics opening upwards, `A v^2 + B v + C >= 0` with A > 0.
+    let mut holes: Vec<(Vec<Poly>, Vec<usize>)> = Vec::new();
+    for (q, h) in cons {
+        let cs = q.coeffs(v);
+        match cs.len() {
+            0 | 1 => rest.push((q, h)),
+            2 => match facts.sign(&cs[1])? {
+                1 => low.push((cs[1].clone(), cs[0].clone(), h)),
+                _ => up.push((cs[1].neg(), cs[0].clone(), h)),
+            },
+            3 => match facts.sign(&cs[2])? {
+                1 => holes.push((cs, h)),
+                _ => {
+                    let (lo, hi, exists) = quadratic_interval(&cs, facts);
+                    level.lowers.push(lo);
+                    level.uppers.push(hi);
+                    rest.push((exists, h));
+                }
+            },
+            _ => {
+                let (lo, hi, exists) = binomial_bounds(&cs, facts)?;
+                level.lowers.extend(lo);
+                level.uppers.extend(hi);
+                rest.extend(exists.map(|e| (e, h)));
+            }
+        }
+    }
+    // Fourier–Motzkin on the linear pairs, with Kohler's criterion against blow-up.
+    for (a, b, hl) in &low {
+        for (c, d, hu) in &up {
+            let mut h: Vec<usize> = hl.iter().chain(hu).copied().collect();
+            h.sort_unstable();
+            h.dedup();
+            // Kohler: a combination of more than `eliminated + 1` input constraints is
+            // implied by the others for the real shadow.
+            if h.len() <= eliminated + 1 {
+                rest.push((c.mul(b).add(&a.mul(d)), h));
+            }
+        }
+    }
+    for (cs, h) in holes {
+        let (a2, b1, c0) = (&cs[2], &cs[1], &cs[0]);
+        // A linear bound on the far side of the vertex -B/(2A) turns the excluded
+        // interval into one bound: v >= the upper root (or v <= the lower root).
+        let beyond_lower = low
+            .iter()
+            .find(|(a, b, _)| facts.nonneg(&b1.mul(a).sub(&a2.mul(b).scale(&Int::from(2)))));
+        let beyond_upper = up
+            .iter()
+            .find(|(c, d, _)| facts.nonneg(&b1.mul(c).add(&a2.mul(d).scale(&Int::from(2))).neg()));
+        let (left, right) = hole_ends(&cs, facts);
+        if let Some((_, _, hl)) = beyond_lower {
+            level.lowers.push(right);
+            // Some v >= the upper root below each linear upper bound d/c: d/c beyond the
+            // vertex and q(d/c) >= 0.
+            for (c, d, hu) in &up {
+                let mut hh: Vec<usize> = hl.iter().chain(hu).chain(&h).copied().collect();
+                hh.sort_unstable();
+                hh.dedup();
+                rest.push((a2.mul(&d.mul(d)).add(&b1.mul(&d.mul(c))).add(&c0.mul(&c.mul(c))), hh.clone()));
+                rest.push((a2.mul(d).scale(&Int::from(2)).add(&b1.mul(c)), hh));
+            }
+        } else if let Some((_, _, hu)) = beyond_upper {
+            level.uppers.push(left);
+            for (a, b, hl) in &low {
+                let mut hh: Vec<usize> = hl.iter().chain(hu).chain(&h).copied().collect();
+                hh.sort_unstable();
+                hh.dedup();
+                // L = -b/a: q(L) a^2 >= 0 and L left of the vertex.
+                rest.push((a2.mul(&b.mul(b)).sub(&b1.mul(&b.mul(a))).add(&c0.mul(&a.mul(a))), hh.clone()));
+                rest.push((a2.mul(b).scale(&Int::from(2)).sub(&b1.mul(a)), hh));
+            }
+        } else if level.hole.is_none() {
+            level.hole = Some((left, right));
+        } else {
+            return None;
+        }
+    }
+    level.lowers.extend(low.iter().map(|(a, b, _)| div(b.neg(), a, true)));
+    level.uppers.extend(up.iter().map(|(c, d, _)| div(d.clone(), c, false)));
+    Some((level, rest))
+}
+
+/// `A v^2 + B v + C >= 0` with `A < 0`: the interval between the roots
+/// `(B' ± sqrt(D)) / (2A')` (`A' = -A`, `B' = B`, `D = B^2 - 4AC`), rounded inwards, and
+/// the condition `D >= 0` that it is real.
+fn quadratic_interval(cs: &[Poly], facts: &Facts) -> (Expr, Expr, Poly) {
+    let (a, b, c) = (cs[2].neg(), &cs[1], &cs[0]);
+    if b.is_zero() {
+        // a v^2 <= c: |v| <= floor(sqrt(c / a)).
+        let r = sqrt_of_quotient(c, &a, false, facts);
+        return (neg(r.clone()), r, c.clone());
+    }
+    let disc = b.mul(b).add(&a.mul(c).scale(&Int::from(4)));
+    let (num, rad, den) = reduced_roots(b, &disc, &a.scale(&Int::from(2)));
+    let s = sqrt_poly(&rad, false, facts);
+    let lo = rounded(Expr::Sum(vec![Expr::Poly(num.clone()), neg(s.clone())]), &den, true);
+    let hi = rounded(Expr::Sum(vec![Expr::Poly(num), s]), &den, false);
+    (lo, hi, positive_part(&disc, facts))
+}
+
+/// `A v^2 + B v + C >= 0` with `A > 0`: the end of the part left of the excluded
+/// interval (`v <=` the floor of the lower root) and the start of the part right of it
+/// (`v >=` the ceiling of the upper root). Where the roots are not real the square roots
+/// are 0 and both ends are the rounded vertex.
+fn hole_ends(cs: &[Poly], facts: &Facts) -> (Expr, Expr) {
+    let (a, b, c) = (&cs[2], &cs[1], &cs[0]);
+    if b.is_zero() {
+        // v^2 >= -c / a: |v| >= s = ceil(sqrt(-c / a)), with s = 0 where -c <= 0.
+        let s = sqrt_of_quotient(&c.neg(), a, true, facts);
+        return (neg(s.clone()), s);
+    }
+    let disc = b.mul(b).sub(&a.mul(c).scale(&Int::from(4)));
+    let (num, rad, den) = reduced_roots(&b.neg(), &disc, &a.scale(&Int::from(2)));
+    let s = sqrt_poly(&rad, true, facts);
+    let left = rounded(Expr::Sum(vec![Expr::Poly(num.clone()), neg(s.clone())]), &den, false);
+    let right = rounded(Expr::Sum(vec![Expr::Poly(num), s]), &den, true);
+    (left, right)
+}
+
+/// `A v^k + C` (`k >= 3`, no other powers of `v`) compared with 0: the bounds of `v`
+/// and, for even `k`, the condition that the interval is real. `None` for any other
+/// polynomial of degree 3 or more.
+fn binomial_bounds(cs: &[Poly], facts: &Facts) -> Option<(Option<Expr>, Option<Expr>, Option<Poly>)> {
+    let k = cs.len() - 1;
+    if cs[1..k].iter().any(|c| !c.is_zero()) {
+        return None;
+    }
+    let (a, c) = (&cs[k], &cs[0]);
+    let kk = u32::try_from(k).ok()?;
+    let sign = facts.sign(a)?;
+    let root = |num: Poly, den: &Poly, ceil: bool| Expr::Root {
+        arg: Box::new(div(num, den, ceil)),
+        k: kk,
+        ceil,
+    };
+    if k % 2 == 0 {
+        if sign > 0 {
+            return None; // an excluded interval of degree >= 4: left to the CAD
+        }
+        // |v| <= floor((c / -a)^(1/k)).
+        let r = root(c.clone(), &a.neg(), false);
+        return Some((Some(neg(r.clone())), Some(r), Some(positive_part(c, facts))));
+    }
+    if sign > 0 {
+        // v^k >= -c / a: v >= ceil of the real root.
+        Some((Some(root(c.neg(), a, true)), None, None))
+    } else {
+        Some((None, Some(root(c.clone(), &a.neg(), false)), None))
+    }
+}
+
+/// `floor(sqrt(num / den))` (or the ceiling of it) for `den > 0`: exact, since rounding
+/// the quotient first does not change the rounded root.
+fn sqrt_of_quotient(num: &Poly, den: &Poly, ceil: bool, facts: &Facts) -> Expr {
+    if den.is_one() {
+        return sqrt_poly(num, ceil, facts);
+    }
+    if let Some(d) = den.constant_value() {
+        if num.integer_content().div_mod_floor(&d).1.is_zero() {
+            return sqrt_poly(&num.div_scalar_exact(&d), ceil, facts);
+        }
+    }
+    Expr::Root {
+        arg: Box::new(div(num.clone(), den, ceil)),
+        k: 2,
+        ceil,
+    }
+}
+
+/// `floor(sqrt(p))` (or its ceiling), as a polynomial when `p` is the square of one whose
+/// sign the bounds decide (`isqrt(a*a)` is `a` for `a >= 0`).
+fn sqrt_poly(p: &Poly, ceil: bool, facts: &Facts) -> Expr {
+    if let Some(r) = square_root(p) {
+        if facts.nonneg(&r) {
+            return Expr::Poly(r);
+        }
+        if facts.nonneg(&r.neg()) {
+            return Expr::Poly(r.neg());
+        }
+    }
+    if ceil {
+        Expr::CeilSqrt(p.clone())
+    } else {
+        Expr::Isqrt(p.clone())
+    }
+}
+
+/// `r` with `r^2 = p`, up to sign, when there is one.
+fn square_root(p: &Poly) -> Option<Poly> {
+    if p.is_zero() {
+        return Some(Poly::zero());
+    }
+    let (unit, factors) = p.square_free();
+    if unit.signum() < 0 || factors.iter().any(|(_, m)| m % 2 != 0) {
+        return None;
+    }
+    let s = unit.isqrt();
+    if s.mul(&s) != unit {
+        return None;
+    }
+    Some(
+        factors
+            .iter()
+            .fold(Poly::constant(s), |acc, (g, m)| acc.mul(&g.pow(m / 2))),
+    )
+}
+
+/// The roots `(num ± sqrt(rad)) / den` of `(b ± sqrt(disc)) / den` with the largest
+/// common factor `g` of `b`, `den` and `sqrt` of the discriminant's content taken out
+/// (`(8 ± sqrt(12x - 48)) / 2` is `4 ± sqrt(3x - 12)`).
+fn reduced_roots(b: &Poly, disc: &Poly, den: &Poly) -> (Poly, Poly, Poly) {
+    let g = square_part(&disc.integer_content())
+        .gcd(&b.integer_content())
+        .gcd(&den.integer_content());
+    if g.is_zero() || g.is_one() {
+        return (b.clone(), disc.clone(), den.clone());
+    }
+    (
+        b.div_scalar_exact(&g),
+        disc.div_scalar_exact(&g.mul(&g)),
+        den.div_scalar_exact(&g),
+    )
+}
+
+/// The largest `s` with `s^2` dividing `n` (by trial division: contents are small).
+fn square_part(n: &Int) -> Int {
+    let mut n = n.abs();
+    let mut s = Int::from(1);
+    let mut p = Int::from(2);
+    let mut steps = 0;
+    while p.mul(&p) <= n && steps < 10_000 {
+        let pp = p.mul(&p);
+        while n.div_mod_floor(&pp).1.is_zero() {
+            n = n.div_mod_floor(&pp).0;
+            s = s.mul(&p);
+        }
+        while n.div_mod_floor(&p).1.is_zero() {
+            n = n.div_mod_floor(&p).0;
+        }
+        p = p.add(&Int::from(1));
+        steps += 1;
+    }
+    s
+}
+
+/// `num / den` rounded up or down (`den > 0`), without a division by 1.
+fn rounded(num: Expr, den: &Poly, ceil: bool) -> Expr {
+    if den.is_one() {
+        return num;
+    }
+    if ceil {
+        Expr::CeilDiv(Box::new(num), den.clone())
+    } else {
+        Expr::FloorDiv(Box::new(num), den.clone())
+    }
+}
+
+/// `-e`, folded into a polynomial when `e` is one.
+fn neg(e: Expr) -> Expr {
+    match e {
+        Expr::Poly(p) => Expr::Poly(p.neg()),
+        Expr::Neg(inner) => *inner,
+        other => Expr::Neg(Box::new(other)),
+    }
+}
+
+/// `p` without factors that are positive wherever the bounds hold, and without its
+/// content (the sign of `p >= 0` is that of what is left): the discriminant of
+/// `b x^2 + a y^2 <= r` in `y` is `-4a (b x^2 - r)`, and the condition is `r - b x^2 >= 0`.
+fn positive_part(p: &Poly, facts: &Facts) -> Poly {
+    let (unit, factors) = p.square_free();
+    if factors.len() < 2 {
+        return primitive(p);
+    }
+    let mut out = Poly::constant(if unit.signum() < 0 {
+        Int::from(-1)
+    } else {
+        Int::from(1)
+    });
+    for (g, m) in factors {
+        if facts.sign(&g) == Some(1) {
+            continue;
+        }
+        if facts.sign(&g) == Some(-1) {
+            if m % 2 == 1 {
+                out = out.neg();
+            }
+            continue;
+        }
+        out = out.mul(&g.pow(m));
+    }
+    out
+}
+
+/// Drops constraints implied by another one plus something non-negative, and constants
+/// that hold; `None` on a constraint that never holds.
+fn simplify(cons: Vec<Tracked>, facts: &Facts) -> Option<Vec<Tracked>> {
+    let mut out: Vec<Tracked> = Vec::with_capacity(cons.len());
+    'next: for (q, h) in cons {
+        let q = primitive(&q);
+        if let Some(v) = q.constant_value() {
+            if v.signum() < 0 {
+                return None;
+            }
+            continue;
+        }
+        if facts.nonneg(&q) {
+            continue;
+        }
+        let mut k = 0;
+        while k < out.len() {
+            let d = q.sub(&out[k].0);
+            if facts.nonneg(&d) {
+                continue 'next; // q = out[k] + (d >= 0): implied
+            }
+            if facts.nonneg(&d.neg()) {
+                out.swap_remove(k);
+                continue;
+            }
+            k += 1;
+        }
+        out.push((q, h));
+    }
+    Some(out)
+}
