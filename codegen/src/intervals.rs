@@ -44,16 +44,22 @@ struct Level {
     hole: Option<(Expr, Expr)>,
 }
 
-/// A constraint `q >= 0` with the input constraints it was derived from.
-type Tracked = (Poly, Vec<usize>);
+/// A constraint `q >= 0`, the input constraints it was derived from, and whether it was
+/// derived (a necessary condition for an inner point, which may be dropped: the outer
+/// loops then range over a larger superset of the projection) rather than stated.
+type Tracked = (Poly, Vec<usize>, bool);
 
-/// Loops for one statement's conjunction, or `None` where the shape does not apply.
+/// One statement after elimination: the bounds of each loop variable, innermost first,
+/// and its constraints on the parameters alone that its input states.
+struct Scanned {
+    stmt: usize,
+    levels: Vec<(usize, Level)>,
+    guards: Vec<Poly>,
+}
+
+/// Loops for the statements' conjunctions, or `None` where the shape does not apply.
 pub(crate) fn scan(input: &LinearInput) -> Result<Option<Vec<Node>>, GenError> {
     let np = input.nparams;
-    let nvars = input.vars.len();
-    let [formula] = input.formulas else {
-        return Ok(None);
-    };
     let mut context = Vec::new();
     for f in input.context {
         match conjunction(f) {
@@ -68,15 +74,64 @@ pub(crate) fn scan(input: &LinearInput) -> Result<Option<Vec<Node>>, GenError> {
     {
         return Ok(None);
     }
-    let cons = match conjunction(formula) {
-        Some(Some(c)) => c,
-        Some(None) => return Ok(Some(Vec::new())),
-        None => return Ok(None),
-    };
+    let mut scanned = Vec::new();
+    for (stmt, formula) in input.formulas.iter().enumerate() {
+        let cons = match conjunction(formula) {
+            Some(Some(c)) => c,
+            Some(None) => continue,
+            None => return Ok(None),
+        };
+        match statement(input, stmt, cons, &context) {
+            Some(Some(s)) => scanned.push(s),
+            Some(None) => {} // empty wherever the context holds
+            None => return Ok(None),
+        }
+    }
+    let ctx_facts = Facts::new(&context, np);
+    Ok(match scanned.len() {
+        0 => Some(Vec::new()),
+        1 => {
+            let s = scanned.pop().expect("one statement");
+            let mut body = vec![call(input, s.stmt)];
+            for (v, level) in s.levels {
+                body = nest(v, level, body);
+            }
+            wrap_guards(&s.guards, np, &ctx_facts, body)
+        }
+        _ => several(input, scanned, &ctx_facts),
+    })
+}
+
+fn call(input: &LinearInput, stmt: usize) -> Node {
+    Node::Stmt {
+        stmt,
+        args: input.calls[stmt].clone(),
+    }
+}
+
+/// `body` inside guards for the stated parameter constraints; `None` if one is not a
+/// bound on one parameter.
+fn wrap_guards(guards: &[Poly], np: usize, facts: &Facts, mut body: Vec<Node>) -> Option<Vec<Node>> {
+    for q in guards.iter().rev() {
+        body = guard(q, np, facts, body)?;
+    }
+    Some(body)
+}
+
+/// Eliminates one statement's constraints, innermost variable first. `Some(None)`: no
+/// point for any parameter value of the context.
+fn statement(
+    input: &LinearInput,
+    stmt: usize,
+    cons: Vec<Poly>,
+    context: &[Poly],
+) -> Option<Option<Scanned>> {
+    let np = input.nparams;
+    let nvars = input.vars.len();
     // The context is the caller's promise: it decides signs and redundancy but is never
     // printed as a guard. Lower bounds of iterators stated in the domain decide the signs
     // of coefficients of inner variables: the outer loops enforce them.
-    let ctx_facts = Facts::new(&context, np);
+    let ctx_facts = Facts::new(context, np);
     let mut all: Vec<Poly> = cons.clone();
     all.extend(context.iter().cloned());
     let facts = Facts::new(&all, nvars);
@@ -85,51 +140,91 @@ pub(crate) fn scan(input: &LinearInput) -> Result<Option<Vec<Node>>, GenError> {
         .filter(|q| q.main_var().is_none_or(|v| v < np))
         .map(primitive)
         .collect();
-    let mut cons: Vec<Tracked> = cons
+    let cons: Vec<Tracked> = cons
         .into_iter()
         .enumerate()
-        .map(|(i, q)| (q, vec![i]))
+        .map(|(i, q)| (q, vec![i], false))
         .collect();
-    cons = match simplify(cons, &ctx_facts) {
-        Some(c) => c,
-        None => return Ok(Some(Vec::new())),
+    let Some(mut cons) = simplify(cons, &ctx_facts) else {
+        return Some(None);
     };
     let mut levels = Vec::with_capacity(nvars - np);
     for v in (np..nvars).rev() {
-        let below = facts.below(v);
-        let Some((level, rest)) = eliminate(cons, v, nvars - v, &below) else {
-            return Ok(None);
-        };
+        let (level, rest) = eliminate(cons, v, nvars - v, &facts.below(v))?;
         // Unbounded (the CAD says where) or too many constraints: not this shape.
         if level.lowers.is_empty() || level.uppers.is_empty() || rest.len() > MAX_CONSTRAINTS {
-            return Ok(None);
+            return None;
         }
-        cons = match simplify(rest, &ctx_facts) {
-            Some(c) => c,
-            None => return Ok(Some(Vec::new())),
+        let Some(c) = simplify(rest, &ctx_facts) else {
+            return Some(None);
         };
+        cons = c;
         levels.push((v, level));
     }
-    let call = Node::Stmt {
-        stmt: 0,
-        args: input.calls[0].clone(),
-    };
-    let mut body = vec![call];
-    for (v, level) in levels {
-        body = nest(v, level, body);
-    }
-    let guards: Vec<Poly> = cons
+    let guards = cons
         .into_iter()
-        .map(|(q, _)| q)
+        .map(|(q, _, _)| q)
         .filter(|q| stated.contains(q))
         .collect();
-    for q in guards.iter().rev() {
-        match guard(q, np, &ctx_facts, body) {
-            Some(b) => body = b,
-            None => return Ok(None),
+    Some(Some(Scanned {
+        stmt,
+        levels,
+        guards,
+    }))
+}
+
+/// Several statements: each loop runs over the union of the statements' ranges (the min
+/// of their lower and the max of their upper bounds), and each instance is guarded by the
+/// bounds of its own statement where they differ from the loop's. Instances at the same
+/// point run in file order. Excluded intervals would need two guards: not this shape.
+fn several(input: &LinearInput, stmts: Vec<Scanned>, facts: &Facts) -> Option<Vec<Node>> {
+    let np = input.nparams;
+    let nlevels = stmts[0].levels.len();
+    let mut ranges: Vec<Vec<(Expr, Expr)>> = Vec::with_capacity(stmts.len());
+    for s in &stmts {
+        let mut r = Vec::with_capacity(nlevels);
+        for (_, level) in &s.levels {
+            if level.hole.is_some() {
+                return None;
+            }
+            r.push((max_of(level.lowers.clone()), min_of(level.uppers.clone())));
         }
+        ranges.push(r);
     }
-    Ok(Some(body))
+    let union: Vec<(Expr, Expr)> = (0..nlevels)
+        .map(|k| {
+            (
+                min_of(ranges.iter().map(|r| r[k].0.clone()).collect()),
+                max_of(ranges.iter().map(|r| r[k].1.clone()).collect()),
+            )
+        })
+        .collect();
+    let mut body = Vec::new();
+    for (s, r) in stmts.iter().zip(&ranges) {
+        let mut inner = vec![call(input, s.stmt)];
+        for (k, (lo, hi)) in r.iter().enumerate() {
+            let lower = (*lo != union[k].0).then(|| lo.clone());
+            let upper = (*hi != union[k].1).then(|| hi.clone());
+            if lower.is_some() || upper.is_some() {
+                inner = vec![Node::Guard {
+                    var: s.levels[k].0,
+                    lower,
+                    upper,
+                    body: inner,
+                }];
+            }
+        }
+        body.extend(wrap_guards(&s.guards, np, facts, inner)?);
+    }
+    for (k, (lo, hi)) in union.into_iter().enumerate() {
+        body = vec![Node::Loop {
+            var: stmts[0].levels[k].0,
+            lower: lo,
+            upper: hi,
+            body,
+        }];
+    }
+    Some(body)
 }
 
 /// The loop (or, around an excluded interval, the two loops) of variable `v`.
@@ -170,30 +265,28 @@ fn eliminate(
     let mut low: Vec<(Poly, Poly, Vec<usize>)> = Vec::new();
     let mut up: Vec<(Poly, Poly, Vec<usize>)> = Vec::new();
     // Quadratics opening upwards, `A v^2 + B v + C >= 0` with A > 0.
-    let mut holes: Vec<(Vec<Poly>, Vec<usize>)> = Vec::new();
-    for (q, h) in cons {
+    let mut holes: Vec<(Vec<Poly>, Vec<usize>, bool)> = Vec::new();
+    // Quadratics opening downwards, `A v^2 + B v + C >= 0` with A < 0.
+    let mut intervals: Vec<(Vec<Poly>, Vec<usize>)> = Vec::new();
+    for (q, h, derived) in cons {
         let cs = q.coeffs(v);
-        match cs.len() {
-            0 | 1 => rest.push((q, h)),
-            2 => match facts.sign(&cs[1])? {
-                1 => low.push((cs[1].clone(), cs[0].clone(), h)),
-                _ => up.push((cs[1].neg(), cs[0].clone(), h)),
-            },
-            3 => match facts.sign(&cs[2])? {
-                1 => holes.push((cs, h)),
-                _ => {
-                    let (lo, hi, exists) = quadratic_interval(&cs, facts);
-                    level.lowers.push(lo);
-                    level.uppers.push(hi);
-                    rest.push((exists, h));
+        let sign = |c: &Poly| facts.sign(c);
+        match (cs.len(), cs.last().and_then(sign)) {
+            (0 | 1, _) => rest.push((q, h, derived)),
+            (2, Some(1)) => low.push((cs[1].clone(), cs[0].clone(), h)),
+            (2, Some(_)) => up.push((cs[1].neg(), cs[0].clone(), h)),
+            (3, Some(1)) => holes.push((cs, h, derived)),
+            (3, Some(_)) => intervals.push((cs, h)),
+            _ => match binomial_bounds(&cs, facts) {
+                Some((lo, hi, exists)) => {
+                    level.lowers.extend(lo);
+                    level.uppers.extend(hi);
+                    rest.extend(exists.map(|e| (e, h, true)));
                 }
+                // A derived condition that bounds nothing here is only dropped.
+                None if derived => {}
+                None => return None,
             },
-            _ => {
-                let (lo, hi, exists) = binomial_bounds(&cs, facts)?;
-                level.lowers.extend(lo);
-                level.uppers.extend(hi);
-                rest.extend(exists.map(|e| (e, h)));
-            }
         }
     }
     // Fourier–Motzkin on the linear pairs, with Kohler's criterion against blow-up.
@@ -205,11 +298,31 @@ fn eliminate(
             // Kohler: a combination of more than `eliminated + 1` input constraints is
             // implied by the others for the real shadow.
             if h.len() <= eliminated + 1 {
-                rest.push((c.mul(b).add(&a.mul(d)), h));
+                rest.push((positive_part(&c.mul(b).add(&a.mul(d)), facts), h, true));
             }
         }
     }
-    for (cs, h) in holes {
+    for (cs, h) in intervals {
+        let (lo, hi, exists) = quadratic_interval(&cs, facts);
+        // A root on the near side of a linear bound that is beyond the vertex B/(2A')
+        // (A' = -A) never binds: `j >= 0` makes `-isqrt(i) <= j` redundant.
+        let (a2, b1) = (cs[2].neg(), &cs[1]);
+        let two = Int::from(2);
+        let lower_beyond = low
+            .iter()
+            .any(|(a, b, _)| facts.nonneg(&a2.mul(b).scale(&two).add(&b1.mul(a)).neg()));
+        let upper_beyond = up
+            .iter()
+            .any(|(c, d, _)| facts.nonneg(&b1.mul(c).sub(&a2.mul(d).scale(&two))));
+        if !lower_beyond {
+            level.lowers.push(lo);
+        }
+        if !upper_beyond {
+            level.uppers.push(hi);
+        }
+        rest.push((exists, h, true));
+    }
+    for (cs, h, derived) in holes {
         let (a2, b1, c0) = (&cs[2], &cs[1], &cs[0]);
         // A linear bound on the far side of the vertex -B/(2A) turns the excluded
         // interval into one bound: v >= the upper root (or v <= the lower root).
@@ -228,8 +341,8 @@ fn eliminate(
                 let mut hh: Vec<usize> = hl.iter().chain(hu).chain(&h).copied().collect();
                 hh.sort_unstable();
                 hh.dedup();
-                rest.push((a2.mul(&d.mul(d)).add(&b1.mul(&d.mul(c))).add(&c0.mul(&c.mul(c))), hh.clone()));
-                rest.push((a2.mul(d).scale(&Int::from(2)).add(&b1.mul(c)), hh));
+                rest.push((a2.mul(&d.mul(d)).add(&b1.mul(&d.mul(c))).add(&c0.mul(&c.mul(c))), hh.clone(), true));
+                rest.push((a2.mul(d).scale(&Int::from(2)).add(&b1.mul(c)), hh, true));
             }
         } else if let Some((_, _, hu)) = beyond_upper {
             level.uppers.push(left);
@@ -238,12 +351,12 @@ fn eliminate(
                 hh.sort_unstable();
                 hh.dedup();
                 // L = -b/a: q(L) a^2 >= 0 and L left of the vertex.
-                rest.push((a2.mul(&b.mul(b)).sub(&b1.mul(&b.mul(a))).add(&c0.mul(&a.mul(a))), hh.clone()));
-                rest.push((a2.mul(b).scale(&Int::from(2)).sub(&b1.mul(a)), hh));
+                rest.push((a2.mul(&b.mul(b)).sub(&b1.mul(&b.mul(a))).add(&c0.mul(&a.mul(a))), hh.clone(), true));
+                rest.push((a2.mul(b).scale(&Int::from(2)).sub(&b1.mul(a)), hh, true));
             }
         } else if level.hole.is_none() {
             level.hole = Some((left, right));
-        } else {
+        } else if !derived {
             return None;
         }
     }
@@ -438,11 +551,14 @@ fn neg(e: Expr) -> Expr {
 
 /// `p` without factors that are positive wherever the bounds hold, and without its
 /// content (the sign of `p >= 0` is that of what is left): the discriminant of
-/// `b x^2 + a y^2 <= r` in `y` is `-4a (b x^2 - r)`, and the condition is `r - b x^2 >= 0`.
+/// `b x^2 + a y^2 <= r` in `y` is `-4a (b x^2 - r)`, and the condition is `r - b x^2 >= 0`;
+/// the pair `n <= i*j <= 2n` gives `i*n >= 0`, which is `n >= 0` for `i >= 1`. Only for
+/// derived conditions: they need to hold on the domain, where the bounds do.
 fn positive_part(p: &Poly, facts: &Facts) -> Poly {
+    let p = without_positive_variables(p, facts);
     let (unit, factors) = p.square_free();
     if factors.len() < 2 {
-        return primitive(p);
+        return primitive(&p);
     }
     let mut out = Poly::constant(if unit.signum() < 0 {
         Int::from(-1)
@@ -450,25 +566,37 @@ fn positive_part(p: &Poly, facts: &Facts) -> Poly {
         Int::from(1)
     });
     for (g, m) in factors {
-        if facts.sign(&g) == Some(1) {
-            continue;
+        match facts.sign(&g) {
+            Some(1) => {}
+            Some(_) if m % 2 == 0 => {}
+            Some(_) => out = out.neg(),
+            None => out = out.mul(&g.pow(m)),
         }
-        if facts.sign(&g) == Some(-1) {
-            if m % 2 == 1 {
-                out = out.neg();
-            }
-            continue;
-        }
-        out = out.mul(&g.pow(m));
     }
     out
+}
+
+/// `p` divided by the powers of variables that divide every term and are positive
+/// wherever the bounds hold.
+fn without_positive_variables(p: &Poly, facts: &Facts) -> Poly {
+    let mut q = p.clone();
+    for v in p.vars() {
+        let e = p.terms().iter().map(|(m, _)| m.exp(v)).min().unwrap_or(0);
+        if e == 0 || facts.sign(&Poly::var(v)) != Some(1) {
+            continue;
+        }
+        if let Some(d) = q.div_exact(&Poly::var(v).pow(e)) {
+            q = d;
+        }
+    }
+    q
 }
 
 /// Drops constraints implied by another one plus something non-negative, and constants
 /// that hold; `None` on a constraint that never holds.
 fn simplify(cons: Vec<Tracked>, facts: &Facts) -> Option<Vec<Tracked>> {
     let mut out: Vec<Tracked> = Vec::with_capacity(cons.len());
-    'next: for (q, h) in cons {
+    'next: for (q, h, derived) in cons {
         let q = primitive(&q);
         if let Some(v) = q.constant_value() {
             if v.signum() < 0 {
@@ -479,19 +607,23 @@ fn simplify(cons: Vec<Tracked>, facts: &Facts) -> Option<Vec<Tracked>> {
         if facts.nonneg(&q) {
             continue;
         }
+        let mut derived = derived;
         let mut k = 0;
         while k < out.len() {
             let d = q.sub(&out[k].0);
             if facts.nonneg(&d) {
-                continue 'next; // q = out[k] + (d >= 0): implied
+                // q = out[k] + (d >= 0): implied; out[k] now stands for q as well.
+                out[k].2 &= derived;
+                continue 'next;
             }
             if facts.nonneg(&d.neg()) {
+                derived &= out[k].2;
                 out.swap_remove(k);
                 continue;
             }
             k += 1;
         }
-        out.push((q, h));
+        out.push((q, h, derived));
     }
     Some(out)
 }

@@ -630,7 +630,45 @@ fn extremum(parts: Vec<Expr>, max: bool) -> Expr {
         flat.push(Expr::Poly(Poly::constant(c)));
     }
     dedup(&mut flat);
+    // Absorption: min(a, max(a, x)) = a and max(a, min(a, x)) = a.
+    let absorbed: Vec<bool> = flat
+        .iter()
+        .map(|p| match p {
+            Expr::Max(inner) if !max => inner.iter().any(|e| flat.contains(e)),
+            Expr::Min(inner) if max => inner.iter().any(|e| flat.contains(e)),
+            _ => false,
+        })
+        .collect();
+    let mut keep = absorbed.iter().map(|a| !a);
+    flat.retain(|_| keep.next().unwrap_or(true));
+    // A constant bound that another part never goes below (`ps_ceil_sqrt` is at least
+    // 0): max(c, x) = x for x >= c, and min(c, x) = c.
+    if let Some(c) = flat.last().and_then(Expr::constant_value) {
+        let above = |e: &Expr| at_least(e).is_some_and(|l| l >= c);
+        if max && flat.len() > 1 && flat[..flat.len() - 1].iter().any(above) {
+            flat.pop();
+        } else if !max {
+            let n = flat.len() - 1;
+            let mut k = 0;
+            flat.retain(|e| {
+                k += 1;
+                k > n || !above(e)
+            });
+        }
+    }
     combine(flat, if max { Expr::Max } else { Expr::Min })
+}
+
+/// A constant the expression is never below, read off its form.
+fn at_least(e: &Expr) -> Option<Int> {
+    match e {
+        Expr::CeilSqrt(_) => Some(Int::from(0)),
+        Expr::Isqrt(_) => Some(Int::from(-1)),
+        Expr::Root { k, ceil, .. } if k % 2 == 0 => Some(Int::from(if *ceil { 0 } else { -1 })),
+        Expr::Max(es) => es.iter().filter_map(at_least).max(),
+        Expr::Min(es) => es.iter().map(at_least).collect::<Option<Vec<_>>>()?.into_iter().min(),
+        other => other.constant_value(),
+    }
 }
 
 fn dedup(parts: &mut Vec<Expr>) {
