@@ -74,14 +74,41 @@ pub(crate) fn scan(input: &LinearInput) -> Result<Option<Vec<Node>>, GenError> {
     {
         return Ok(None);
     }
-    let mut scanned = Vec::new();
+    let mut stmts = Vec::new();
     for (stmt, formula) in input.formulas.iter().enumerate() {
-        let cons = match conjunction(formula) {
-            Some(Some(c)) => c,
-            Some(None) => continue,
+        match conjunction(formula) {
+            Some(Some(c)) => stmts.push((stmt, c)),
+            Some(None) => {}
             None => return Ok(None),
-        };
-        match statement(input, stmt, cons, &context) {
+        }
+    }
+    let nvars = input.vars.len();
+    let facts = if let [(_, cons)] = &stmts[..] {
+        // One statement: its stated parameter constraints guard the whole nest.
+        let mut all = cons.clone();
+        all.extend(context.iter().cloned());
+        Facts::new(&all, nvars)
+    } else {
+        // Several: the loops run outside each statement's guards, over the union of
+        // the ranges, so a sign may rest only on the context and on lower bounds that
+        // every statement gives its iterators.
+        let per: Vec<Facts> = stmts
+            .iter()
+            .map(|(_, cons)| {
+                let mut all: Vec<Poly> = cons
+                    .iter()
+                    .filter(|q| q.main_var().is_some_and(|v| v >= np))
+                    .cloned()
+                    .collect();
+                all.extend(context.iter().cloned());
+                Facts::new(&all, nvars)
+            })
+            .collect();
+        Facts::weakest(&per, nvars)
+    };
+    let mut scanned = Vec::new();
+    for (stmt, cons) in stmts {
+        match statement(input, stmt, cons, &context, &facts) {
             Some(Some(s)) => scanned.push(s),
             Some(None) => {} // empty wherever the context holds
             None => return Ok(None),
@@ -111,7 +138,12 @@ fn call(input: &LinearInput, stmt: usize) -> Node {
 
 /// `body` inside guards for the stated parameter constraints; `None` if one is not a
 /// bound on one parameter.
-fn wrap_guards(guards: &[Poly], np: usize, facts: &Facts, mut body: Vec<Node>) -> Option<Vec<Node>> {
+fn wrap_guards(
+    guards: &[Poly],
+    np: usize,
+    facts: &Facts,
+    mut body: Vec<Node>,
+) -> Option<Vec<Node>> {
     for q in guards.iter().rev() {
         body = guard(q, np, facts, body)?;
     }
@@ -125,21 +157,14 @@ fn statement(
     stmt: usize,
     cons: Vec<Poly>,
     context: &[Poly],
+    facts: &Facts,
 ) -> Option<Option<Scanned>> {
     let np = input.nparams;
     let nvars = input.vars.len();
     // The context is the caller's promise: it decides signs and redundancy but is never
     // printed as a guard. Lower bounds of iterators stated in the domain decide the signs
-    // of coefficients of inner variables: the outer loops enforce them.
+    // of coefficients of inner variables (`facts`): the outer loops enforce them.
     let ctx_facts = Facts::new(context, np);
-    let mut all: Vec<Poly> = cons.clone();
-    all.extend(context.iter().cloned());
-    let facts = Facts::new(&all, nvars);
-    let stated: Vec<Poly> = cons
-        .iter()
-        .filter(|q| q.main_var().is_none_or(|v| v < np))
-        .map(primitive)
-        .collect();
     let cons: Vec<Tracked> = cons
         .into_iter()
         .enumerate()
@@ -161,10 +186,13 @@ fn statement(
         cons = c;
         levels.push((v, level));
     }
+    // What is left is on the parameters alone. Stated constraints (or derived ones that
+    // replaced a stated one they imply) become guards: the signs decided above may rest
+    // on them. Derived ones only say that some loop is not empty, which it checks itself.
     let guards = cons
         .into_iter()
+        .filter(|(_, _, derived)| !derived)
         .map(|(q, _, _)| q)
-        .filter(|q| stated.contains(q))
         .collect();
     Some(Some(Scanned {
         stmt,
@@ -341,7 +369,13 @@ fn eliminate(
                 let mut hh: Vec<usize> = hl.iter().chain(hu).chain(&h).copied().collect();
                 hh.sort_unstable();
                 hh.dedup();
-                rest.push((a2.mul(&d.mul(d)).add(&b1.mul(&d.mul(c))).add(&c0.mul(&c.mul(c))), hh.clone(), true));
+                rest.push((
+                    a2.mul(&d.mul(d))
+                        .add(&b1.mul(&d.mul(c)))
+                        .add(&c0.mul(&c.mul(c))),
+                    hh.clone(),
+                    true,
+                ));
                 rest.push((a2.mul(d).scale(&Int::from(2)).add(&b1.mul(c)), hh, true));
             }
         } else if let Some((_, _, hu)) = beyond_upper {
@@ -351,7 +385,13 @@ fn eliminate(
                 hh.sort_unstable();
                 hh.dedup();
                 // L = -b/a: q(L) a^2 >= 0 and L left of the vertex.
-                rest.push((a2.mul(&b.mul(b)).sub(&b1.mul(&b.mul(a))).add(&c0.mul(&a.mul(a))), hh.clone(), true));
+                rest.push((
+                    a2.mul(&b.mul(b))
+                        .sub(&b1.mul(&b.mul(a)))
+                        .add(&c0.mul(&a.mul(a))),
+                    hh.clone(),
+                    true,
+                ));
                 rest.push((a2.mul(b).scale(&Int::from(2)).sub(&b1.mul(a)), hh, true));
             }
         } else if level.hole.is_none() {
@@ -360,8 +400,12 @@ fn eliminate(
             return None;
         }
     }
-    level.lowers.extend(low.iter().map(|(a, b, _)| div(b.neg(), a, true)));
-    level.uppers.extend(up.iter().map(|(c, d, _)| div(d.clone(), c, false)));
+    level
+        .lowers
+        .extend(low.iter().map(|(a, b, _)| div(b.neg(), a, true)));
+    level
+        .uppers
+        .extend(up.iter().map(|(c, d, _)| div(d.clone(), c, false)));
     Some((level, rest))
 }
 
@@ -378,7 +422,11 @@ fn quadratic_interval(cs: &[Poly], facts: &Facts) -> (Expr, Expr, Poly) {
     let disc = b.mul(b).add(&a.mul(c).scale(&Int::from(4)));
     let (num, rad, den) = reduced_roots(b, &disc, &a.scale(&Int::from(2)));
     let s = sqrt_poly(&rad, false, facts);
-    let lo = rounded(Expr::Sum(vec![Expr::Poly(num.clone()), neg(s.clone())]), &den, true);
+    let lo = rounded(
+        Expr::Sum(vec![Expr::Poly(num.clone()), neg(s.clone())]),
+        &den,
+        true,
+    );
     let hi = rounded(Expr::Sum(vec![Expr::Poly(num), s]), &den, false);
     (lo, hi, positive_part(&disc, facts))
 }
@@ -397,7 +445,11 @@ fn hole_ends(cs: &[Poly], facts: &Facts) -> (Expr, Expr) {
     let disc = b.mul(b).sub(&a.mul(c).scale(&Int::from(4)));
     let (num, rad, den) = reduced_roots(&b.neg(), &disc, &a.scale(&Int::from(2)));
     let s = sqrt_poly(&rad, true, facts);
-    let left = rounded(Expr::Sum(vec![Expr::Poly(num.clone()), neg(s.clone())]), &den, false);
+    let left = rounded(
+        Expr::Sum(vec![Expr::Poly(num.clone()), neg(s.clone())]),
+        &den,
+        false,
+    );
     let right = rounded(Expr::Sum(vec![Expr::Poly(num), s]), &den, true);
     (left, right)
 }
@@ -405,7 +457,10 @@ fn hole_ends(cs: &[Poly], facts: &Facts) -> (Expr, Expr) {
 /// `A v^k + C` (`k >= 3`, no other powers of `v`) compared with 0: the bounds of `v`
 /// and, for even `k`, the condition that the interval is real. `None` for any other
 /// polynomial of degree 3 or more.
-fn binomial_bounds(cs: &[Poly], facts: &Facts) -> Option<(Option<Expr>, Option<Expr>, Option<Poly>)> {
+fn binomial_bounds(
+    cs: &[Poly],
+    facts: &Facts,
+) -> Option<(Option<Expr>, Option<Expr>, Option<Poly>)> {
     let k = cs.len() - 1;
     if cs[1..k].iter().any(|c| !c.is_zero()) {
         return None;

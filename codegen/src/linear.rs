@@ -666,7 +666,12 @@ fn at_least(e: &Expr) -> Option<Int> {
         Expr::Isqrt(_) => Some(Int::from(-1)),
         Expr::Root { k, ceil, .. } if k % 2 == 0 => Some(Int::from(if *ceil { 0 } else { -1 })),
         Expr::Max(es) => es.iter().filter_map(at_least).max(),
-        Expr::Min(es) => es.iter().map(at_least).collect::<Option<Vec<_>>>()?.into_iter().min(),
+        Expr::Min(es) => es
+            .iter()
+            .map(at_least)
+            .collect::<Option<Vec<_>>>()?
+            .into_iter()
+            .min(),
         other => other.constant_value(),
     }
 }

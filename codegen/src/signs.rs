@@ -82,6 +82,21 @@ impl Facts {
         Some(q)
     }
 
+    /// The bounds that hold in every one of `all`: the smallest lower bound of each
+    /// variable, none where one of them has none.
+    pub(crate) fn weakest(all: &[Facts], upto: usize) -> Facts {
+        let lower = (0..upto)
+            .map(|v| {
+                all.iter()
+                    .map(|f| f.lower.get(v).cloned().flatten())
+                    .collect::<Option<Vec<Int>>>()?
+                    .into_iter()
+                    .min()
+            })
+            .collect();
+        Facts { lower }
+    }
+
     /// The same bounds restricted to the variables below `upto`.
     pub(crate) fn below(&self, upto: usize) -> Facts {
         Facts {
