@@ -15,11 +15,15 @@ use std::fmt::Write;
 pub const HELPERS: &str = r#"/* Exact integer helpers: d > 0 in divisions. Roots are defined for every argument: of a
    negative one, an even root is -1 (rounded down) or 0 (rounded up), so that a loop
    bounded by a root that is not real is empty; an odd root is the real one. */
+/* The roots are functions of their arguments alone and are kept out of line, so that gcc
+   computes a loop bound such as ps_isqrt(n - i*i) once per loop rather than once per
+   iteration (inlined, their own loops keep it from moving the call out of the loop). */
+#define PS_CONST __attribute__((const, noinline, unused))
 static inline int64_t ps_floord(int64_t n, int64_t d) { return n >= 0 ? n / d : -((-n + d - 1) / d); }
 static inline int64_t ps_ceild(int64_t n, int64_t d) { return n >= 0 ? (n + d - 1) / d : -((-n) / d); }
 static inline int64_t ps_max(int64_t a, int64_t b) { return a > b ? a : b; }
 static inline int64_t ps_min(int64_t a, int64_t b) { return a < b ? a : b; }
-static inline int64_t ps_isqrt(int64_t n) {
+PS_CONST static int64_t ps_isqrt(int64_t n) {
   if (n < 0) return -1;
   if (n < 2) return n;
   /* Newton's iteration from above on integers: converges to floor(sqrt(n)). */
@@ -31,16 +35,16 @@ static inline int64_t ps_isqrt(int64_t n) {
     r = y;
   }
 }
-static inline int64_t ps_ceil_sqrt(int64_t n) { if (n <= 0) return 0; int64_t s = ps_isqrt(n); return s * s == n ? s : s + 1; }
+PS_CONST static int64_t ps_ceil_sqrt(int64_t n) { if (n <= 0) return 0; int64_t s = ps_isqrt(n); return s * s == n ? s : s + 1; }
 /* b^k <= n for b >= 0, without overflow. */
 static inline int ps_pow_le(int64_t b, int k, int64_t n) {
   int64_t r = 1;
   for (int i = 0; i < k; i++) { if (b != 0 && r > n / b) return 0; r *= b; }
   return 1;
 }
-static inline int64_t ps_ceil_iroot(int64_t n, int k);
+PS_CONST static int64_t ps_ceil_iroot(int64_t n, int k);
 /* floor(n^(1/k)): doubling, then bisection keeping lo^k <= n < hi^k. */
-static inline int64_t ps_iroot(int64_t n, int k) {
+PS_CONST static int64_t ps_iroot(int64_t n, int k) {
   if (n < 0) return k % 2 == 0 ? -1 : -ps_ceil_iroot(-n, k);
   if (n < 2) return n;
   int64_t lo = 1, hi = 2;
@@ -48,7 +52,7 @@ static inline int64_t ps_iroot(int64_t n, int k) {
   while (hi - lo > 1) { int64_t mid = lo + (hi - lo) / 2; if (ps_pow_le(mid, k, n)) lo = mid; else hi = mid; }
   return lo;
 }
-static inline int64_t ps_ceil_iroot(int64_t n, int k) {
+PS_CONST static int64_t ps_ceil_iroot(int64_t n, int k) {
   if (n < 0) return k % 2 == 0 ? 0 : -ps_iroot(-n, k);
   int64_t s = ps_iroot(n, k), p = 1;
   for (int i = 0; i < k; i++) p *= s;
@@ -282,7 +286,10 @@ impl<'e, 't> Printer<'e, 't> {
             let text = format!("{f}({}, {})", self.poly(&p)?.0, poly_text(&d, vars)?);
             return Ok((text, false));
         }
-        Ok((format!("{f}({}, {})", self.expr(n)?, poly_text(d, vars)?), false))
+        Ok((
+            format!("{f}({}, {})", self.expr(n)?, poly_text(d, vars)?),
+            false,
+        ))
     }
 
     /// A polynomial's text, and whether it has several terms.
@@ -429,7 +436,10 @@ impl<'e, 't> Printer<'e, 't> {
 /// first (`a*a - x*x - y*y`, `4 - x*x`, `L - m*i - 1`). Polynomials of degree 4 and more
 /// in one variable keep Horner's form, which needs fewer multiplications there.
 pub(crate) fn poly_text(p: &Poly, vars: &Vars) -> Result<String, CPrintError> {
-    if p.terms().iter().any(|(m, _)| m.exps().iter().any(|&e| e >= 4)) {
+    if p.terms()
+        .iter()
+        .any(|(m, _)| m.exps().iter().any(|&e| e >= 4))
+    {
         return p.to_c(vars);
     }
     let mut terms: Vec<(&polys::Mono, &Int)> = p.terms().iter().map(|(m, c)| (m, c)).collect();
