@@ -1,0 +1,8 @@
+for (int64_t x = -r; x <= r; x += 1) {
+  int64_t w = ref_isqrt(r * r - x * x);
+  for (int64_t y = -w; y <= w; y += 1) {
+    int64_t d = ref_isqrt(r * r - x * x - y * y);
+    for (int64_t z = -d; z <= d; z += 1)
+      S(x, y, z);
+  }
+}
