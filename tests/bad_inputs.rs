@@ -355,9 +355,19 @@ const GEN: &[Case] = &[
         id: "largest-exponent-timeout",
         cmd: "gen",
         input: "{ S[i] : 0 <= i^10000 <= 3 }",
-        args: &["--timeout", "1"],
+        // The CAD's cells (--separate): the decomposition of i^10000 runs into the limit.
+        args: &["--timeout", "1", "--separate"],
         code: 3,
         needles: &["time limit of 1 s reached (--timeout); no output written"],
+    },
+    Case {
+        id: "largest-exponent-compact",
+        cmd: "gen",
+        input: "{ S[i] : 0 <= i^10000 <= 3 }",
+        // The compact shape bounds i by an integer 10000th root, folded to a constant.
+        args: &["--timeout", "1"],
+        code: 0,
+        needles: &["for (int64_t i = -1; i <= 1; i += 1)"],
     },
     Case {
         id: "degree-20-binomial",
