@@ -194,17 +194,20 @@ pub fn generate(
         .collect();
     let tiled = calls.is_some();
     let affine = !tiled && is_affine(problem);
+    let call_exprs: Vec<Vec<Expr>> = match &calls {
+        Some(cs) => cs
+            .iter()
+            .map(|c| c.iter().cloned().map(Expr::Poly).collect())
+            .collect(),
+        None => stmt_args
+            .iter()
+            .map(|a| a.iter().map(|&v| Expr::Poly(Poly::var(v))).collect())
+            .collect(),
+    };
+    // Loops without the CAD: the union and Fourier-Motzkin scanners for affine and tiled
+    // input, the compact shape for polynomial domains.
+    let mut scanned: Option<Vec<Node>> = None;
     if opts.linear && (tiled || affine) {
-        let call_exprs: Vec<Vec<Expr>> = match &calls {
-            Some(cs) => cs
-                .iter()
-                .map(|c| c.iter().cloned().map(Expr::Poly).collect())
-                .collect(),
-            None => stmt_args
-                .iter()
-                .map(|a| a.iter().map(|&v| Expr::Poly(Poly::var(v))).collect())
-                .collect(),
-        };
         let separation = opts.separation.as_ref().map(|s| Separation {
             tile_levels: s.tile_levels,
             full: s.full.iter().map(|p| p.rename(&map)).collect(),
@@ -220,11 +223,9 @@ pub fn generate(
         };
         // Unions of polyhedra (statements, disjunctions, `!=`, schedules) first; single
         // polyhedra it leaves go to the Fourier-Motzkin scanner of one polyhedron.
-        let mut scanned = if affine {
-            crate::union::scan(&input)
-        } else {
-            None
-        };
+        if affine {
+            scanned = crate::union::scan(&input);
+        }
         if scanned.is_none() && (tiled || (ntime == 0 && is_polyhedron(problem))) {
             scanned = match crate::linear::scan(&input) {
                 // The CAD names where the domain is unbounded; let it say so.
@@ -240,29 +241,14 @@ pub fn generate(
                 )),
             };
         }
-        if let Some(nodes) = scanned {
-            let nodes = crate::simplify::drop_redundant_guards(nodes);
-            let nodes = crate::simplify::inline_single_iterations(nodes);
-            return Ok(Generated {
-                vars,
-                nparams,
-                ntime,
-                statements,
-                nodes,
-                cad: None,
-                formulas,
-                pruning: context,
-                calls,
-                stmt_args,
-                times,
-            });
-        }
     }
-    if opts.linear && !opts.separate && !tiled && ntime == 0 && opts.pruning.is_empty() {
-        let call_exprs: Vec<Vec<Expr>> = stmt_args
-            .iter()
-            .map(|a| a.iter().map(|&v| Expr::Poly(Poly::var(v))).collect())
-            .collect();
+    if scanned.is_none()
+        && opts.linear
+        && !opts.separate
+        && !tiled
+        && ntime == 0
+        && opts.pruning.is_empty()
+    {
         let input = LinearInput {
             vars: &vars,
             nparams,
@@ -271,23 +257,24 @@ pub fn generate(
             calls: &call_exprs,
             separation: None,
         };
-        if let Some(nodes) = crate::intervals::scan(&input)? {
-            let nodes = crate::simplify::drop_redundant_guards(nodes);
-            let nodes = crate::simplify::inline_single_iterations(nodes);
-            return Ok(Generated {
-                vars,
-                nparams,
-                ntime,
-                statements,
-                nodes,
-                cad: None,
-                formulas,
-                pruning: context,
-                calls,
-                stmt_args,
-                times,
-            });
-        }
+        scanned = crate::intervals::scan(&input)?;
+    }
+    if let Some(nodes) = scanned {
+        let nodes = crate::simplify::drop_redundant_guards(nodes);
+        let nodes = crate::simplify::inline_single_iterations(nodes);
+        return Ok(Generated {
+            vars,
+            nparams,
+            ntime,
+            statements,
+            nodes,
+            cad: None,
+            formulas,
+            pruning: context,
+            calls,
+            stmt_args,
+            times,
+        });
     }
     let mut pruning = context;
     pruning.extend(opts.pruning.iter().map(|f| f.rename(&map)));

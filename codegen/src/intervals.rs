@@ -60,20 +60,11 @@ struct Scanned {
 /// Loops for the statements' conjunctions, or `None` where the shape does not apply.
 pub(crate) fn scan(input: &LinearInput) -> Result<Option<Vec<Node>>, GenError> {
     let np = input.nparams;
-    let mut context = Vec::new();
-    for f in input.context {
-        match conjunction(f) {
-            Some(Some(c)) => context.extend(c),
-            Some(None) => return Ok(Some(Vec::new())),
-            None => return Ok(None),
-        }
-    }
-    if context
-        .iter()
-        .any(|q| q.main_var().is_some_and(|v| v >= np))
-    {
-        return Ok(None);
-    }
+    let context = match input.context_constraints() {
+        Some(Some(c)) => c,
+        Some(None) => return Ok(Some(Vec::new())),
+        None => return Ok(None),
+    };
     let mut stmts = Vec::new();
     for (stmt, formula) in input.formulas.iter().enumerate() {
         match conjunction(formula) {

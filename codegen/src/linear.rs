@@ -126,25 +126,37 @@ pub struct LinearInput<'a> {
     pub separation: Option<&'a Separation>,
 }
 
+impl LinearInput<'_> {
+    /// The context as constraints `q >= 0` on the parameters; `Some(None)` if it is
+    /// false, `None` if it is not a conjunction on the parameters alone.
+    pub(crate) fn context_constraints(&self) -> Option<Option<Vec<Poly>>> {
+        let mut context = Vec::new();
+        for f in self.context {
+            match conjunction(f)? {
+                Some(c) => context.extend(c),
+                None => return Some(None),
+            }
+        }
+        if context
+            .iter()
+            .any(|q| q.main_var().is_some_and(|v| v >= self.nparams))
+        {
+            return None;
+        }
+        Some(Some(context))
+    }
+}
+
 /// Loops for the input, or `None` when some constraint is not linear in a loop variable
 /// with a coefficient of known sign (the caller then uses the CAD).
 pub fn scan(input: &LinearInput) -> Result<Option<Vec<Node>>, GenError> {
     let nvars = input.vars.len();
     let np = input.nparams;
-    let mut context = Vec::new();
-    for f in input.context {
-        match conjunction(f) {
-            Some(Some(c)) => context.extend(c),
-            Some(None) => return Ok(Some(Vec::new())),
-            None => return Ok(None),
-        }
-    }
-    if context
-        .iter()
-        .any(|q| q.main_var().is_some_and(|v| v >= np))
-    {
-        return Ok(None);
-    }
+    let context = match input.context_constraints() {
+        Some(Some(c)) => c,
+        Some(None) => return Ok(Some(Vec::new())),
+        None => return Ok(None),
+    };
     let facts = Facts::new(&context, np);
     let mut stmts: Vec<(usize, Eliminated)> = Vec::new();
     for (s, f) in input.formulas.iter().enumerate() {
