@@ -80,9 +80,10 @@ fn limits_stop_with_exit_3_and_no_file() {
     let ball = dir.path().join("ball.pset");
     std::fs::write(&ball, "[a] -> { T[x, y, z] : x^2 + y^2 + z^2 <= a^2 }").unwrap();
     let out_file = dir.path().join("out.c");
+    // The ball has the compact shape, which builds no cells: --separate asks for them.
     for (input, limit) in [
-        (&heavy, ["--timeout", "0.5"]),
-        (&ball, ["--max-cells", "5"]),
+        (&heavy, &["--timeout", "0.5"][..]),
+        (&ball, &["--max-cells", "5", "--separate"][..]),
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_polyscan"))
             .args([

@@ -116,7 +116,7 @@ pub(crate) fn scan(input: &LinearInput) -> Result<Option<Vec<Node>>, GenError> {
             }
             wrap_guards(&s.guards, np, &ctx_facts, body)
         }
-        _ => several(input, scanned, &ctx_facts),
+        _ => several(input, scanned, &ctx_facts, &facts),
     })
 }
 
@@ -196,7 +196,12 @@ fn statement(
 /// of their lower and the max of their upper bounds), and each instance is guarded by the
 /// bounds of its own statement where they differ from the loop's. Instances at the same
 /// point run in file order. Excluded intervals would need two guards: not this shape.
-fn several(input: &LinearInput, stmts: Vec<Scanned>, facts: &Facts) -> Option<Vec<Node>> {
+fn several(
+    input: &LinearInput,
+    stmts: Vec<Scanned>,
+    facts: &Facts,
+    signs: &Facts,
+) -> Option<Vec<Node>> {
     let np = input.nparams;
     let nlevels = stmts[0].levels.len();
     let mut ranges: Vec<Vec<(Expr, Expr)>> = Vec::with_capacity(stmts.len());
@@ -209,6 +214,34 @@ fn several(input: &LinearInput, stmts: Vec<Scanned>, facts: &Facts) -> Option<Ve
             r.push((max_of(level.lowers.clone()), min_of(level.uppers.clone())));
         }
         ranges.push(r);
+    }
+    if let Some(order) = consecutive(&ranges, signs) {
+        // One after the other at the innermost level, as a person writes them: no
+        // instance of one lies between two of another, so the order is lexicographic.
+        let mut body = Vec::new();
+        for i in order {
+            let s = &stmts[i];
+            let (lo, hi) = ranges[i][0].clone();
+            let inner = vec![Node::Loop {
+                var: s.levels[0].0,
+                lower: lo,
+                upper: hi,
+                body: vec![call(input, s.stmt)],
+            }];
+            body.extend(wrap_guards(&s.guards, np, facts, inner)?);
+        }
+        for (k, (lo, hi)) in ranges[0].iter().enumerate().skip(1) {
+            body = vec![Node::Loop {
+                var: stmts[0].levels[k].0,
+                lower: lo.clone(),
+                upper: hi.clone(),
+                body,
+            }];
+        }
+        return Some(body);
+    }
+    if let Some(body) = shared_start(input, &stmts, &ranges) {
+        return Some(body);
     }
     let union: Vec<(Expr, Expr)> = (0..nlevels)
         .map(|k| {
@@ -244,6 +277,95 @@ fn several(input: &LinearInput, stmts: Vec<Scanned>, facts: &Facts) -> Option<Ve
         }];
     }
     Some(body)
+}
+
+/// Two statements whose innermost ranges start at the same bound (and whose outer ranges
+/// agree): the part both cover, both at each point in file order, then the rest of each
+/// range, of which at most one is non-empty at any outer point. No guard per instance.
+fn shared_start(
+    input: &LinearInput,
+    stmts: &[Scanned],
+    ranges: &[Vec<(Expr, Expr)>],
+) -> Option<Vec<Node>> {
+    let ([a, b], [ra, rb]) = (stmts, ranges) else {
+        return None;
+    };
+    if ra[1..] != rb[1..] || ra[0].0 != rb[0].0 || !a.guards.is_empty() || !b.guards.is_empty() {
+        return None;
+    }
+    let v = a.levels[0].0;
+    let lo = ra[0].0.clone();
+    let common = min_of(vec![ra[0].1.clone(), rb[0].1.clone()]);
+    let rest = max_of(vec![lo.clone(), common.clone().plus(1)]);
+    let lp = |lower: Expr, upper: Expr, body: Vec<Node>| Node::Loop {
+        var: v,
+        lower,
+        upper,
+        body,
+    };
+    let mut body = vec![
+        lp(lo, common, vec![call(input, a.stmt), call(input, b.stmt)]),
+        lp(rest.clone(), ra[0].1.clone(), vec![call(input, a.stmt)]),
+        lp(rest, rb[0].1.clone(), vec![call(input, b.stmt)]),
+    ];
+    for (k, (lo, hi)) in ra.iter().enumerate().skip(1) {
+        body = vec![Node::Loop {
+            var: a.levels[k].0,
+            lower: lo.clone(),
+            upper: hi.clone(),
+            body,
+        }];
+    }
+    Some(body)
+}
+
+/// An order of the statements in which each one's innermost range ends below the start
+/// of the next one's, when their outer ranges are the same: then their innermost loops
+/// can follow each other.
+fn consecutive(ranges: &[Vec<(Expr, Expr)>], signs: &Facts) -> Option<Vec<usize>> {
+    let outer_same = ranges.iter().all(|r| r[1..] == ranges[0][1..]);
+    if !outer_same || ranges.len() > 8 {
+        return None;
+    }
+    let before = |a: usize, b: usize| less(&ranges[a][0].1, &ranges[b][0].0, signs);
+    let mut order: Vec<usize> = Vec::with_capacity(ranges.len());
+    for i in 0..ranges.len() {
+        // Insert where it follows its predecessor and precedes its successor.
+        let at = (0..=order.len()).find(|&k| {
+            (k == 0 || before(order[k - 1], i)) && (k == order.len() || before(i, order[k]))
+        })?;
+        order.insert(at, i);
+    }
+    Some(order)
+}
+
+/// Whether `a < b` wherever the variables are at least their lower bounds, read off the
+/// forms of the two bounds (sound, far from complete): `min(x, ...) < b` if `x < b`,
+/// `isqrt(p) < ceil_sqrt(q)` if `q >= p + 1`, and the like.
+fn less(a: &Expr, b: &Expr, signs: &Facts) -> bool {
+    match (a, b) {
+        (Expr::Min(ps), _) => ps.iter().any(|p| less(p, b, signs)),
+        (Expr::Max(ps), _) => ps.iter().all(|p| less(p, b, signs)),
+        (_, Expr::Max(ps)) => ps.iter().any(|p| less(a, p, signs)),
+        (_, Expr::Min(ps)) => ps.iter().all(|p| less(a, p, signs)),
+        (Expr::Poly(p), Expr::Poly(q)) => signs.nonneg(&q.sub(p).sub(&Poly::one())),
+        // isqrt(p) <= sqrt(p) < sqrt(p + 1) <= ceil_sqrt(q); for p < 0, -1 < 0.
+        (Expr::Isqrt(p), Expr::CeilSqrt(q)) => signs.nonneg(&q.sub(p).sub(&Poly::one())),
+        (Expr::Isqrt(p), Expr::Poly(q)) | (Expr::Poly(q), Expr::CeilSqrt(p)) => {
+            // isqrt(p) < q if q >= 0 and p < q^2 (and the mirror for ceil_sqrt > q
+            // when p > q^2, q >= 0).
+            let (p2, q2) = (p, q);
+            let q_sq = q2.mul(q2);
+            let p_first = matches!(a, Expr::Isqrt(_));
+            signs.nonneg(q2)
+                && if p_first {
+                    signs.nonneg(&q_sq.sub(p2).sub(&Poly::one()))
+                } else {
+                    signs.nonneg(&p2.sub(&q_sq).sub(&Poly::one()))
+                }
+        }
+        _ => false,
+    }
 }
 
 /// The loop (or, around an excluded interval, the two loops) of variable `v`.
