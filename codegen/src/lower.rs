@@ -162,6 +162,13 @@ impl Lowering<'_> {
         } else {
             runs
         };
+        // A parameter value with code of its own that the neighbouring range's code
+        // covers (`n == 1` beside `n >= 2` for `i*j <= n`): no guard for it.
+        let runs = if zero_dim && k + 1 == self.nparams {
+            absorb_parameter_points(runs, prefix)
+        } else {
+            runs
+        };
         let mut out = Vec::new();
         for run in runs {
             let Item::Code { lo, hi, body } = run else {
@@ -393,6 +400,69 @@ impl Lowering<'_> {
             .collect();
         format!(" (for example at {})", parts.join(", "))
     }
+}
+
+/// Over fixed outer parameters, at the last parameter's level: a run that covers one
+/// value `p` of the parameter joins a neighbouring run whose code, run at `p`, executes
+/// exactly the same instances (checked with the exact interpreter, within a budget).
+fn absorb_parameter_points(runs: Vec<Item>, prefix: &[Algebraic]) -> Vec<Item> {
+    let outer: Vec<Int> = prefix.iter().map(|a| Int::from(a.floor())).collect();
+    let constant = |s: &Side| -> Option<Int> { s.as_ref().ok()?.as_ref()?.constant_value() };
+    let point_of = |item: &Item| match item {
+        Item::Code { lo, hi, .. } => match (constant(lo), constant(hi)) {
+            (Some(l), Some(h)) if l == h => Some(l),
+            _ => None,
+        },
+        _ => None,
+    };
+    let covers = |body: &[Node], point_body: &[Node], p: &Int| {
+        let mut pt = outer.clone();
+        pt.push(p.clone());
+        match (
+            instances_at(body, &pt, MERGE_BUDGET),
+            instances_at(point_body, &pt, MERGE_BUDGET),
+        ) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => false,
+        }
+    };
+    let mut items: Vec<Item> = runs;
+    let mut i = 0;
+    while i < items.len() {
+        let Some(p) = point_of(&items[i]) else {
+            i += 1;
+            continue;
+        };
+        let one = Int::from(1);
+        let Item::Code { body: pb, lo: plo, hi: phi } = &items[i] else {
+            unreachable!("point_of matched a code item")
+        };
+        let (pb, plo, phi) = (pb.clone(), plo.clone(), phi.clone());
+        // The next run, starting right above p.
+        if let Some(Item::Code { lo, body, .. }) = items.get(i + 1) {
+            if constant(lo).is_some_and(|l| l == p.add(&one)) && covers(body, &pb, &p) {
+                if let Some(Item::Code { lo, .. }) = items.get_mut(i + 1) {
+                    *lo = plo;
+                }
+                items.remove(i);
+                continue;
+            }
+        }
+        // The previous run, ending right below p.
+        if i > 0 {
+            if let Item::Code { hi, body, .. } = &items[i - 1] {
+                if constant(hi).is_some_and(|h| h.add(&one) == p) && covers(body, &pb, &p) {
+                    if let Item::Code { hi, .. } = &mut items[i - 1] {
+                        *hi = phi;
+                    }
+                    items.remove(i);
+                    continue;
+                }
+            }
+        }
+        i += 1;
+    }
+    items
 }
 
 /// The bound itself, copied only if the memo or another item still holds it.
