@@ -241,6 +241,12 @@ impl Expr {
             Expr::Max(es) => Expr::Max(fold(es)),
             Expr::Min(es) => Expr::Min(fold(es)),
             Expr::Neg(e) => Expr::Neg(Box::new(e.fold_constants())),
+            // 0 divided by a positive divisor (`ps_ceild(0, a)`) is 0.
+            Expr::FloorDiv(n, _) | Expr::CeilDiv(n, _)
+                if n.constant_value().is_some_and(|v| v.is_zero()) =>
+            {
+                Expr::constant(0)
+            }
             Expr::FloorDiv(n, d) => Expr::FloorDiv(Box::new(n.fold_constants()), d),
             Expr::CeilDiv(n, d) => Expr::CeilDiv(Box::new(n.fold_constants()), d),
             Expr::Root { arg, k, ceil } => Expr::Root {
