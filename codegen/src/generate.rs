@@ -276,6 +276,9 @@ pub fn generate(
             times,
         });
     }
+    // What the context promises about the parameters' lower bounds: guards that say no
+    // more are not printed (outside the context nothing is promised).
+    let promised = context_lower_bounds(&context, nparams);
     let mut pruning = context;
     pruning.extend(opts.pruning.iter().map(|f| f.rename(&map)));
     if first_iter + depth == 0 {
@@ -356,7 +359,9 @@ pub fn generate(
     let nodes = if opts.raw {
         nodes
     } else {
-        crate::simplify::inline_single_iterations(crate::simplify::drop_redundant_guards(nodes))
+        let nodes = crate::simplify::drop_redundant_guards(nodes);
+        let nodes = crate::simplify::drop_promised_guards(nodes, &promised);
+        crate::simplify::inline_single_iterations(nodes)
     };
     Ok(Generated {
         vars,
@@ -371,6 +376,19 @@ pub fn generate(
         stmt_args,
         times,
     })
+}
+
+/// Integer lower bounds of the parameters that the context formulas state (none where
+/// the context is not a conjunction).
+fn context_lower_bounds(context: &[Formula], nparams: usize) -> Vec<Option<polys::Int>> {
+    let mut cons = Vec::new();
+    for f in context {
+        match crate::linear::conjunction(f) {
+            Some(Some(c)) => cons.extend(c),
+            _ => return vec![None; nparams],
+        }
+    }
+    crate::signs::Facts::new(&cons, nparams).lower
 }
 
 /// Statement instances receive `calls` instead of their iterators.

@@ -39,6 +39,40 @@ pub fn drop_redundant_guards(nodes: Vec<Node>) -> Vec<Node> {
     out
 }
 
+/// Removes guard sides on parameters that a lower bound in `promised` (from the context)
+/// already implies: `if (a >= 1)` under the context `a >= 1`.
+pub fn drop_promised_guards(nodes: Vec<Node>, promised: &[Option<Int>]) -> Vec<Node> {
+    let mut out = Vec::with_capacity(nodes.len());
+    for n in nodes {
+        match n {
+            Node::Guard {
+                var,
+                lower,
+                upper,
+                body,
+            } => {
+                let body = drop_promised_guards(body, promised);
+                let known = promised.get(var).cloned().flatten();
+                let lower = lower.filter(
+                    |l| !matches!((l.constant_value(), &known), (Some(c), Some(k)) if &c <= k),
+                );
+                if lower.is_none() && upper.is_none() {
+                    out.extend(body);
+                } else {
+                    out.push(Node::Guard {
+                        var,
+                        lower,
+                        upper,
+                        body,
+                    });
+                }
+            }
+            other => out.push(other.map_body(|b| drop_promised_guards(b, promised))),
+        }
+    }
+    out
+}
+
 /// Replaces `for (x = e; x <= e; x++) body` (same polynomial bound on both sides) by
 /// `body` with `x := e`.
 pub fn inline_single_iterations(nodes: Vec<Node>) -> Vec<Node> {
