@@ -7,6 +7,7 @@
 # the two programs alternating; both programs must print
 # the same count and checksum. Prints a Markdown table with the loops+ifs of both nests.
 #   bash benches/nonlinear.sh [NAME...]     # default: every corpus domain
+#   INSTRUCTIONS=1 bash benches/nonlinear.sh   # instruction counts of one pass (valgrind)
 # Not part of CI; takes a few minutes. On the shared machine start it in its own session
 # at high priority (shared/anchors.md):
 #   setsid -w sh -c 'echo -20 > /proc/self/autogroup; exec nice -n -20 bash benches/nonlinear.sh'
@@ -66,7 +67,7 @@ main_fn() { # PARAM...
 int main(int argc, char **argv) {
   if (argc != $# + 1) { fprintf(stderr, "expected $# parameters\n"); return 2; }
   /* Ten passes: about 1e9 instances, so that a run is long against the noise. */
-  for (int rep = 0; rep < 10; rep++) scan($args);
+  for (int rep = 0; rep < PS_PASSES; rep++) scan($args);
   printf("%llu %llu\n", (unsigned long long)bench_count, (unsigned long long)bench_sum);
   return 0;
 }
@@ -82,11 +83,22 @@ wall() { # PROGRAM ARG...
   echo "$t1 - $t0" | bc -l
 }
 
+# Instructions executed by one run (callgrind's total).
+instructions() { # PROGRAM ARG...
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+    sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+
 # The smaller of two numbers.
 smaller() { if [ -z "$1" ] || [ "$(echo "$2 < $1" | bc -l)" = 1 ]; then echo "$2"; else echo "$1"; fi; }
 
-echo "| domain | instances | polyscan s | reference s | ratio | polyscan loops+ifs | reference loops+ifs |"
-echo "|---|---|---|---|---|---|---|"
+if [ -n "${INSTRUCTIONS:-}" ]; then
+  echo "| domain | measure | polyscan | reference | ratio |"
+  echo "|---|---|---|---|---|"
+else
+  echo "| domain | instances | polyscan s | reference s | ratio | polyscan loops+ifs | reference loops+ifs |"
+  echo "|---|---|---|---|---|---|---|"
+fi
 for name in "${names[@]}"; do
   pset="$corpus/$name.pset"
   ref="$corpus/$name.ref.c"
@@ -123,8 +135,18 @@ for name in "${names[@]}"; do
     echo "}"
     main_fn "${params[@]}"
   } >"$work/ref.c"
-  gcc -O2 -o "$work/gen" "$work/gen.c"
-  gcc -O2 -o "$work/ref" "$work/ref.c"
+  gcc -O2 -DPS_PASSES=10 -o "$work/gen" "$work/gen.c"
+  gcc -O2 -DPS_PASSES=10 -o "$work/ref" "$work/ref.c"
+  if [ -n "${INSTRUCTIONS:-}" ]; then
+    # Instructions of one pass under callgrind: the same count on every run, whatever
+    # the load (but a vector instruction counts as one, like any other).
+    gcc -O2 -DPS_PASSES=1 -o "$work/gen1" "$work/gen.c"
+    gcc -O2 -DPS_PASSES=1 -o "$work/ref1" "$work/ref.c"
+    ig=$(instructions "$work/gen1" "${values[@]}")
+    ir=$(instructions "$work/ref1" "${values[@]}")
+    echo "| $name | instructions | $ig | $ir | $(printf "%.2f" "$(echo "$ig / $ir" | bc -l)") |"
+    continue
+  fi
 
   # Best of 5, the two programs alternating, so that a change of load hits both alike.
   tg="" tr_=""
