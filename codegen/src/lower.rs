@@ -434,7 +434,12 @@ fn absorb_parameter_points(runs: Vec<Item>, prefix: &[Algebraic]) -> Vec<Item> {
             continue;
         };
         let one = Int::from(1);
-        let Item::Code { body: pb, lo: plo, hi: phi } = &items[i] else {
+        let Item::Code {
+            body: pb,
+            lo: plo,
+            hi: phi,
+        } = &items[i]
+        else {
             unreachable!("point_of matched a code item")
         };
         let (pb, plo, phi) = (pb.clone(), plo.clone(), phi.clone());
