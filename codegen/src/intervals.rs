@@ -40,8 +40,10 @@ const MAX_CONSTRAINTS: usize = 400;
 struct Level {
     lowers: Vec<Expr>,
     uppers: Vec<Expr>,
-    /// An excluded open interval: `v <= .0` or `v >= .1` (the loop splits in two).
-    hole: Option<(Expr, Expr)>,
+    /// Excluded open intervals, left to right, each as the end of the part before it
+    /// (`v <= .0`) and the start of the part after it (`v >= .1`): the loop splits into
+    /// one part more than there are intervals.
+    holes: Vec<(Expr, Expr)>,
 }
 
 /// A constraint `q >= 0`, the input constraints it was derived from, and whether it was
@@ -208,7 +210,7 @@ fn several(
     for s in &stmts {
         let mut r = Vec::with_capacity(nlevels);
         for (_, level) in &s.levels {
-            if level.hole.is_some() {
+            if !level.holes.is_empty() {
                 return None;
             }
             r.push((max_of(level.lowers.clone()), min_of(level.uppers.clone())));
@@ -378,18 +380,21 @@ fn nest(v: usize, level: Level, body: Vec<Node>) -> Vec<Node> {
         upper,
         body,
     };
-    match level.hole {
-        None => vec![lp(lo, hi, body)],
-        Some((left, right)) => {
-            // Past the left part as well: where the roots are not real, the two parts
-            // meet and must not overlap.
-            let start = max_of(vec![lo.clone(), right, left.clone().plus(1)]);
-            vec![
-                lp(lo, min_of(vec![hi.clone(), left]), body.clone()),
-                lp(start, hi, body),
-            ]
-        }
+    // Each part ends before the next excluded interval and starts after the previous
+    // one, and past the previous part as well: where an interval's roots are not real,
+    // the parts on its two sides meet and must not overlap.
+    let mut out = Vec::with_capacity(level.holes.len() + 1);
+    let mut start = lo.clone();
+    for (left, right) in level.holes {
+        out.push(lp(
+            start,
+            min_of(vec![hi.clone(), left.clone()]),
+            body.clone(),
+        ));
+        start = max_of(vec![lo.clone(), right, left.plus(1)]);
     }
+    out.push(lp(start, hi, body));
+    out
 }
 
 /// The bounds of `v` from the constraints that mention it, and the constraints left for
@@ -463,6 +468,7 @@ fn eliminate(
         }
         rest.push((exists, h, true));
     }
+    let mut open: Vec<(Vec<Poly>, Expr, Expr, bool)> = Vec::new();
     for (cs, h, derived) in holes {
         let (a2, b1, c0) = (&cs[2], &cs[1], &cs[0]);
         // A linear bound on the far side of the vertex -B/(2A) turns the excluded
@@ -507,11 +513,22 @@ fn eliminate(
                 ));
                 rest.push((a2.mul(b).scale(&Int::from(2)).sub(&b1.mul(a)), hh, true));
             }
-        } else if level.hole.is_none() {
-            level.hole = Some((left, right));
-        } else if !derived {
-            return None;
+        } else {
+            open.push((cs, left, right, derived));
         }
+    }
+    // Excluded intervals that stay: one splits the loop; several only in an order in
+    // which each one provably ends before the next begins.
+    match order_holes(&open, facts) {
+        Some(order) => {
+            level.holes = order
+                .into_iter()
+                .map(|k| (open[k].1.clone(), open[k].2.clone()))
+                .collect()
+        }
+        // Conditions derived for outer variables may be dropped; stated ones may not.
+        None if open.iter().all(|h| h.3) => {}
+        None => return None,
     }
     level
         .lowers
@@ -520,6 +537,47 @@ fn eliminate(
         .uppers
         .extend(up.iter().map(|(c, d, _)| div(d.clone(), c, false)));
     Some((level, rest))
+}
+
+/// An order of the excluded intervals of `A v^2 + B v + C >= 0` (`A > 0`, constant) in
+/// which each one's upper root is at most the next one's lower root for every value of
+/// the outer variables within their bounds (ranges of `-B` and of the discriminant over
+/// that box; where the roots are not real both are the vertex, which the same bounds
+/// cover). `None` if there is no such order that these bounds prove.
+fn order_holes(open: &[(Vec<Poly>, Expr, Expr, bool)], facts: &Facts) -> Option<Vec<usize>> {
+    if open.len() <= 1 {
+        return Some((0..open.len()).collect());
+    }
+    // Per interval: 2A, an upper bound of 2A * (upper root), a lower bound of 2A * (lower
+    // root): -B +- sqrt(D) with -B and D over the box.
+    let ends: Vec<(Int, Int, Int)> = open
+        .iter()
+        .map(|(cs, ..)| {
+            let two_a = cs[2].constant_value()?.mul(&Int::from(2));
+            let minus_b = facts.range(&cs[1].neg());
+            let disc = cs[1]
+                .mul(&cs[1])
+                .sub(&cs[2].mul(&cs[0]).scale(&Int::from(4)));
+            let d = facts.range(&disc).1?.max(Int::from(0));
+            let s = d.isqrt();
+            let root = if s.mul(&s) == d {
+                s
+            } else {
+                s.add(&Int::from(1))
+            };
+            Some((two_a, minus_b.1?.add(&root), minus_b.0?.sub(&root)))
+        })
+        .collect::<Option<_>>()?;
+    // i before j: upper root of i <= lower root of j, i.e. U_i / 2A_i <= L_j / 2A_j.
+    let before = |i: usize, j: usize| ends[i].1.mul(&ends[j].0) <= ends[j].2.mul(&ends[i].0);
+    let mut order: Vec<usize> = Vec::with_capacity(open.len());
+    for i in 0..open.len() {
+        let at = (0..=order.len()).find(|&k| {
+            (k == 0 || before(order[k - 1], i)) && (k == order.len() || before(i, order[k]))
+        })?;
+        order.insert(at, i);
+    }
+    Some(order)
 }
 
 /// `A v^2 + B v + C >= 0` with `A < 0`: the interval between the roots
