@@ -36,10 +36,12 @@ pub struct Choices {
     pub convex: bool,
     #[command(flatten)]
     pub tiling: TileFlags,
-    /// How loops are derived: `auto` scans single polyhedra and tiled domains whose
+    /// How loops are derived: `auto` scans affine domains and tiled domains whose
     /// constraints are linear in every loop variable by Fourier-Motzkin elimination
-    /// (max/min bounds, no case splits), clamps other tiled domains to tiles, and uses the
-    /// CAD for everything else; `cad` always uses the CAD.
+    /// (max/min bounds, no case splits), polynomial domains whose constraints each admit
+    /// an interval of every loop variable in the compact shape (each loop from the max of
+    /// its lower to the min of its upper roots; see --separate), clamps other tiled domains
+    /// to tiles, and uses the CAD for everything else; `cad` always uses the CAD.
     #[arg(long, value_enum, default_value = "auto")]
     pub engine: Engine,
     /// Keep the decomposition's cells apart: one loop nest per CAD cell, with guard-free
