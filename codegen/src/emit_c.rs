@@ -25,15 +25,15 @@ static inline int64_t ps_max(int64_t a, int64_t b) { return a > b ? a : b; }
 static inline int64_t ps_min(int64_t a, int64_t b) { return a < b ? a : b; }
 PS_CONST static int64_t ps_isqrt(int64_t n) {
   if (n < 0) return -1;
-  if (n < 2) return n;
-  /* Newton's iteration from above on integers: converges to floor(sqrt(n)). */
-  uint64_t x = (uint64_t)n;
-  uint64_t r = (uint64_t)1 << ((64 - __builtin_clzll(x) + 1) / 2);
-  for (;;) {
-    uint64_t y = (r + x / r) / 2;
-    if (y >= r) return (int64_t)r;
-    r = y;
+  /* Digit by digit, two bits of n per step from the highest power of 4 not above n: no
+     division (a 64-bit division costs tens of cycles, and a short inner loop pays for
+     its bound once per row). r holds the root found so far, shifted. */
+  uint64_t x = (uint64_t)n, r = 0;
+  uint64_t b = (uint64_t)1 << ((63 - __builtin_clzll(x | 1)) & ~1);
+  for (; b != 0; b >>= 2) {
+    if (x >= r + b) { x -= r + b; r = (r >> 1) + b; } else r >>= 1;
   }
+  return (int64_t)r;
 }
 PS_CONST static int64_t ps_ceil_sqrt(int64_t n) { if (n <= 0) return 0; int64_t s = ps_isqrt(n); return s * s == n ? s : s + 1; }
 /* b^k <= n for b >= 0, without overflow. */
