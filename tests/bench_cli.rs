@@ -61,8 +61,8 @@ fn a_case_at_a_limit_shows_the_reason_in_its_row() {
             "1",
             "--max-cells",
             "10",
-            // Two excluded intervals at one level: the CAD (steinmetz has the compact
-            // shape, which builds no cells).
+            // The CAD's cells: the compact shape builds none for the seed cases.
+            "--separate",
             "nonconvex",
         ])
         .output()

@@ -53,6 +53,11 @@ pub struct BenchArgs {
     /// Print the case names and exit.
     #[arg(long)]
     pub list: bool,
+    /// Generate in the CAD's cell-by-cell shape (as `polyscan gen --separate`), which is
+    /// what QEPCAD B's times and the thesis's compare with; the default is what `gen`
+    /// prints (the compact shape needs no decomposition for the untiled seed cases).
+    #[arg(long)]
+    pub separate: bool,
     /// Limits on each generation (as for `polyscan gen`); a case that reaches one shows
     /// the reason in its row instead of times.
     #[command(flatten)]
@@ -232,11 +237,13 @@ fn generate_case(
     src: &str,
     flags: &TileFlags,
     limits: &Limits,
+    separate: bool,
 ) -> Result<Generated, Diagnostic> {
     let p = parse_problem(src).map_err(|e| input_diagnostic(name, &e))?;
     let tiled = flags.apply(&p)?;
     let mut opts = GenOptions {
         linear: true,
+        separate,
         ..GenOptions::default()
     };
     if let Some(t) = &tiled {
@@ -277,13 +284,13 @@ fn peak_kib() -> Option<u64> {
 }
 
 /// Child mode: `runs` generations of one case; prints `times-ns... ; peak-KiB`.
-fn child(name: &str, runs: usize, limits: &Limits) -> Result<(), Diagnostic> {
+fn child(name: &str, runs: usize, limits: &Limits, separate: bool) -> Result<(), Diagnostic> {
     let case = find_case(name)?;
     let flags = header_flags(case.src, false);
     let mut times = Vec::new();
     for _ in 0..runs.max(1) {
         let t = crate::isl::process_cpu_time();
-        let g = generate_case(case.name, case.src, &flags, limits)?;
+        let g = generate_case(case.name, case.src, &flags, limits, separate)?;
         let text = c_function(&g)?;
         times.push(crate::isl::process_cpu_time().saturating_sub(t).as_nanos());
         std::hint::black_box(text);
@@ -372,10 +379,14 @@ fn measure_gen(
     runs: usize,
     limit: Duration,
     limits: &Limits,
+    separate: bool,
 ) -> Result<GenRow, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
     let mut cmd = Command::new(exe);
     cmd.args(["bench", "--child", name, "--runs", &runs.to_string()]);
+    if separate {
+        cmd.arg("--separate");
+    }
     if let Some(t) = limits.timeout {
         cmd.args(["--timeout", &t.to_string()]);
     }
@@ -657,7 +668,7 @@ fn measure_run(
 ) -> Result<RunRow, String> {
     let given = if quick { rc.quick_params } else { rc.params };
     let flags = header_flags(rc.src, true);
-    let g = generate_case(rc.name, rc.src, &flags, limits).map_err(|d| d.to_string())?;
+    let g = generate_case(rc.name, rc.src, &flags, limits, false).map_err(|d| d.to_string())?;
     let poly_c = c_function(&g).map_err(|d| d.to_string())?;
     let report = isl_report(rc.name, rc.src, runs).map_err(|d| d.to_string())?;
     let isl_c = crate::isl::harness::isl_scan_function(&report.isl.code, &report.input.params);
@@ -701,7 +712,7 @@ fn measure_run(
 
 pub fn run(args: BenchArgs) -> Result<(), Diagnostic> {
     if let Some(name) = &args.child {
-        return child(name, args.runs, &args.limits);
+        return child(name, args.runs, &args.limits, args.separate);
     }
     if args.list {
         for c in CASES {
@@ -778,7 +789,7 @@ pub fn run(args: BenchArgs) -> Result<(), Diagnostic> {
     for case in &cases {
         eprintln!("bench: {} (polyscan, {runs} runs)", case.name);
         let mut row = vec![case.name.to_string()];
-        let gen = measure_gen(case.name, runs, gen_limit, &args.limits);
+        let gen = measure_gen(case.name, runs, gen_limit, &args.limits, args.separate);
         let mine = match &gen {
             Ok(g) => {
                 row.push(format!("{} ({}-{})", ms(g.median), ms(g.min), ms(g.max)));
