@@ -9,39 +9,27 @@ use polys::{Coeff, Int, Poly};
 
 /// Removes redundant guard sides throughout `nodes`.
 pub fn drop_redundant_guards(nodes: Vec<Node>) -> Vec<Node> {
-    let mut out = Vec::with_capacity(nodes.len());
-    for n in nodes {
-        match n {
-            Node::Guard {
-                var,
-                lower,
-                upper,
-                body,
-            } => {
-                let body = drop_redundant_guards(body);
-                // Below a constant lower bound L, i.e. for var <= L - 1.
-                let lower = lower.filter(|l| !side_redundant(&body, var, l, Side::Below));
-                let upper = upper.filter(|u| !side_redundant(&body, var, u, Side::Above));
-                if lower.is_none() && upper.is_none() {
-                    out.extend(body);
-                } else {
-                    out.push(Node::Guard {
-                        var,
-                        lower,
-                        upper,
-                        body,
-                    });
-                }
-            }
-            other => out.push(other.map_body(drop_redundant_guards)),
-        }
-    }
-    out
+    // Below a constant lower bound L, i.e. for var <= L - 1.
+    drop_guard_sides(nodes, &|var, e, side, body| {
+        side_redundant(body, var, e, side)
+    })
 }
 
 /// Removes guard sides on parameters that a lower bound in `promised` (from the context)
 /// already implies: `if (a >= 1)` under the context `a >= 1`.
 pub fn drop_promised_guards(nodes: Vec<Node>, promised: &[Option<Int>]) -> Vec<Node> {
+    drop_guard_sides(nodes, &|var, e, side, _| {
+        let known = promised.get(var).cloned().flatten();
+        side == Side::Below && matches!((e.constant_value(), known), (Some(c), Some(k)) if c <= k)
+    })
+}
+
+/// Guards throughout `nodes`, innermost first, without the sides for which
+/// `drop(var, bound, side, body)` holds; a guard left without sides becomes its body.
+fn drop_guard_sides(
+    nodes: Vec<Node>,
+    drop: &impl Fn(usize, &Expr, Side, &[Node]) -> bool,
+) -> Vec<Node> {
     let mut out = Vec::with_capacity(nodes.len());
     for n in nodes {
         match n {
@@ -51,11 +39,9 @@ pub fn drop_promised_guards(nodes: Vec<Node>, promised: &[Option<Int>]) -> Vec<N
                 upper,
                 body,
             } => {
-                let body = drop_promised_guards(body, promised);
-                let known = promised.get(var).cloned().flatten();
-                let lower = lower.filter(
-                    |l| !matches!((l.constant_value(), &known), (Some(c), Some(k)) if &c <= k),
-                );
+                let body = drop_guard_sides(body, drop);
+                let lower = lower.filter(|l| !drop(var, l, Side::Below, &body));
+                let upper = upper.filter(|u| !drop(var, u, Side::Above, &body));
                 if lower.is_none() && upper.is_none() {
                     out.extend(body);
                 } else {
@@ -67,7 +53,7 @@ pub fn drop_promised_guards(nodes: Vec<Node>, promised: &[Option<Int>]) -> Vec<N
                     });
                 }
             }
-            other => out.push(other.map_body(|b| drop_promised_guards(b, promised))),
+            other => out.push(other.map_body(|b| drop_guard_sides(b, drop))),
         }
     }
     out
