@@ -289,7 +289,7 @@ fn binomial_rounded(num: &Poly, den: &Poly, e: u32, negative: bool, ceil: bool) 
 /// terms of a square root have at most half of `p`'s degree in every variable, so the
 /// loop ends. Most discriminants fail at the first term or step; the square-free
 /// decomposition this replaces dominated lowering.
-fn square_root(p: &Poly) -> Option<Poly> {
+pub(crate) fn square_root(p: &Poly) -> Option<Poly> {
     if p.is_constant() {
         return None;
     }
@@ -409,7 +409,7 @@ impl Root {
 }
 
 /// `num / den` rounded, simplified when the division is trivial or exact.
-fn divide(num: Expr, den: &Poly, ceil: bool) -> Expr {
+pub(crate) fn divide(num: Expr, den: &Poly, ceil: bool) -> Expr {
     let (num, den) = match num {
         Expr::Poly(n) => {
             let (n, d) = crate::expr::reduce_division(&n, den, ceil);

@@ -26,6 +26,7 @@
 //! CAD.
 
 use crate::ast::Node;
+use crate::bounds::{divide, square_root};
 use crate::error::GenError;
 use crate::expr::Expr;
 use crate::linear::{conjunction, div, guard, max_of, min_of, primitive, LinearInput};
@@ -438,9 +439,7 @@ fn eliminate(
     // Fourier–Motzkin on the linear pairs, with Kohler's criterion against blow-up.
     for (a, b, hl) in &low {
         for (c, d, hu) in &up {
-            let mut h: Vec<usize> = hl.iter().chain(hu).copied().collect();
-            h.sort_unstable();
-            h.dedup();
+            let h = joined(&[hl, hu]);
             // Kohler: a combination of more than `eliminated + 1` input constraints is
             // implied by the others for the real shadow.
             if h.len() <= eliminated + 1 {
@@ -448,73 +447,57 @@ fn eliminate(
             }
         }
     }
+    // Linear bounds as points p / r (r > 0) on the axis of `v`.
+    let lower_points: Vec<(Poly, &Poly, &Vec<usize>)> =
+        low.iter().map(|(a, b, h)| (b.neg(), a, h)).collect();
+    let upper_points: Vec<(Poly, &Poly, &Vec<usize>)> =
+        up.iter().map(|(c, d, h)| (d.clone(), c, h)).collect();
+    // The sign of `2A p + B r` (see `at_point`): with `A > 0`, non-negative right of the
+    // vertex and non-positive left of it; with `A < 0` the other way round.
+    let side_nonneg = |cs: &[Poly], p: &Poly, r: &Poly| facts.nonneg(&at_point(cs, p, r).1);
+    let side_nonpos = |cs: &[Poly], p: &Poly, r: &Poly| facts.nonneg(&at_point(cs, p, r).1.neg());
     for (cs, h) in intervals {
         let (lo, hi, exists) = quadratic_interval(&cs, facts);
-        // A root on the near side of a linear bound that is beyond the vertex B/(2A')
-        // (A' = -A) never binds: `j >= 0` makes `-isqrt(i) <= j` redundant.
-        let (a2, b1) = (cs[2].neg(), &cs[1]);
-        let two = Int::from(2);
-        let lower_beyond = low
-            .iter()
-            .any(|(a, b, _)| facts.nonneg(&a2.mul(b).scale(&two).add(&b1.mul(a)).neg()));
-        let upper_beyond = up
-            .iter()
-            .any(|(c, d, _)| facts.nonneg(&b1.mul(c).sub(&a2.mul(d).scale(&two))));
-        if !lower_beyond {
+        // A root on the near side of a linear bound that is beyond the vertex never
+        // binds: `j >= 0` makes `-isqrt(i) <= j` redundant.
+        // (A < 0 here: a lower bound right of the vertex has `2A p + B r <= 0`.)
+        if !lower_points.iter().any(|(p, r, _)| side_nonpos(&cs, p, r)) {
             level.lowers.push(lo);
         }
-        if !upper_beyond {
+        if !upper_points.iter().any(|(p, r, _)| side_nonneg(&cs, p, r)) {
             level.uppers.push(hi);
         }
         rest.push((exists, h, true));
     }
     let mut open: Vec<(Vec<Poly>, Expr, Expr, bool)> = Vec::new();
     for (cs, h, derived) in holes {
-        let (a2, b1, c0) = (&cs[2], &cs[1], &cs[0]);
-        // A linear bound on the far side of the vertex -B/(2A) turns the excluded
-        // interval into one bound: v >= the upper root (or v <= the lower root).
-        let beyond_lower = low
-            .iter()
-            .find(|(a, b, _)| facts.nonneg(&b1.mul(a).sub(&a2.mul(b).scale(&Int::from(2)))));
-        let beyond_upper = up
-            .iter()
-            .find(|(c, d, _)| facts.nonneg(&b1.mul(c).add(&a2.mul(d).scale(&Int::from(2))).neg()));
+        // A linear bound on the far side of the vertex turns the excluded interval into
+        // one bound: v >= the upper root (or v <= the lower root). Some v then exists
+        // below (above) each linear bound on the other side only if that bound is beyond
+        // the vertex too and q >= 0 there.
         let (left, right) = hole_ends(&cs, facts);
-        if let Some((_, _, hl)) = beyond_lower {
-            level.lowers.push(right);
-            // Some v >= the upper root below each linear upper bound d/c: d/c beyond the
-            // vertex and q(d/c) >= 0.
-            for (c, d, hu) in &up {
-                let mut hh: Vec<usize> = hl.iter().chain(hu).chain(&h).copied().collect();
-                hh.sort_unstable();
-                hh.dedup();
-                rest.push((
-                    a2.mul(&d.mul(d))
-                        .add(&b1.mul(&d.mul(c)))
-                        .add(&c0.mul(&c.mul(c))),
-                    hh.clone(),
-                    true,
-                ));
-                rest.push((a2.mul(d).scale(&Int::from(2)).add(&b1.mul(c)), hh, true));
+        let beyond_lower = lower_points.iter().find(|(p, r, _)| side_nonneg(&cs, p, r));
+        let beyond_upper = upper_points.iter().find(|(p, r, _)| side_nonpos(&cs, p, r));
+        let (others, hb, right_side) = match (beyond_lower, beyond_upper) {
+            (Some((_, _, hl)), _) => {
+                level.lowers.push(right);
+                (&upper_points, hl, true)
             }
-        } else if let Some((_, _, hu)) = beyond_upper {
-            level.uppers.push(left);
-            for (a, b, hl) in &low {
-                let mut hh: Vec<usize> = hl.iter().chain(hu).chain(&h).copied().collect();
-                hh.sort_unstable();
-                hh.dedup();
-                // L = -b/a: q(L) a^2 >= 0 and L left of the vertex.
-                rest.push((
-                    a2.mul(&b.mul(b))
-                        .sub(&b1.mul(&b.mul(a)))
-                        .add(&c0.mul(&a.mul(a))),
-                    hh.clone(),
-                    true,
-                ));
-                rest.push((a2.mul(b).scale(&Int::from(2)).sub(&b1.mul(a)), hh, true));
+            (None, Some((_, _, hu))) => {
+                level.uppers.push(left);
+                (&lower_points, hu, false)
             }
-        } else {
-            open.push((cs, left, right, derived));
+            (None, None) => {
+                open.push((cs, left, right, derived));
+                continue;
+            }
+        };
+        for (p, r, ho) in others {
+            let hh = joined(&[hb, ho, &h]);
+            let (value, side) = at_point(&cs, p, r);
+            let side = if right_side { side } else { side.neg() };
+            rest.push((value, hh.clone(), true));
+            rest.push((side, hh, true));
         }
     }
     // Excluded intervals that stay: one splits the loop; several only in an order in
@@ -580,6 +563,26 @@ fn order_holes(open: &[(Vec<Poly>, Expr, Expr, bool)], facts: &Facts) -> Option<
     Some(order)
 }
 
+/// For `q = A v^2 + B v + C` (coefficients `cs`) at the point `v = p / r` (`r > 0`):
+/// `r^2 q(p / r)`, and `2A p + B r = 2A r (p / r - vertex)` with the vertex `-B / (2A)`.
+fn at_point(cs: &[Poly], p: &Poly, r: &Poly) -> (Poly, Poly) {
+    let (a, b, c) = (&cs[2], &cs[1], &cs[0]);
+    let value = a
+        .mul(&p.mul(p))
+        .add(&b.mul(&p.mul(r)))
+        .add(&c.mul(&r.mul(r)));
+    let side = a.mul(p).scale(&Int::from(2)).add(&b.mul(r));
+    (value, side)
+}
+
+/// The input constraints behind a combination: the union of its parts' lists.
+fn joined(parts: &[&Vec<usize>]) -> Vec<usize> {
+    let mut h: Vec<usize> = parts.iter().flat_map(|p| p.iter().copied()).collect();
+    h.sort_unstable();
+    h.dedup();
+    h
+}
+
 /// `A v^2 + B v + C >= 0` with `A < 0`: the interval between the roots
 /// `(B' ± sqrt(D)) / (2A')` (`A' = -A`, `B' = B`, `D = B^2 - 4AC`), rounded inwards, and
 /// the condition `D >= 0` that it is real.
@@ -593,12 +596,12 @@ fn quadratic_interval(cs: &[Poly], facts: &Facts) -> (Expr, Expr, Poly) {
     let disc = b.mul(b).add(&a.mul(c).scale(&Int::from(4)));
     let (num, rad, den) = reduced_roots(b, &disc, &a.scale(&Int::from(2)));
     let s = sqrt_poly(&rad, false, facts);
-    let lo = rounded(
+    let lo = divide(
         Expr::Sum(vec![Expr::Poly(num.clone()), neg(s.clone())]),
         &den,
         true,
     );
-    let hi = rounded(Expr::Sum(vec![Expr::Poly(num), s]), &den, false);
+    let hi = divide(Expr::Sum(vec![Expr::Poly(num), s]), &den, false);
     (lo, hi, positive_part(&disc, facts))
 }
 
@@ -616,12 +619,12 @@ fn hole_ends(cs: &[Poly], facts: &Facts) -> (Expr, Expr) {
     let disc = b.mul(b).sub(&a.mul(c).scale(&Int::from(4)));
     let (num, rad, den) = reduced_roots(&b.neg(), &disc, &a.scale(&Int::from(2)));
     let s = sqrt_poly(&rad, true, facts);
-    let left = rounded(
+    let left = divide(
         Expr::Sum(vec![Expr::Poly(num.clone()), neg(s.clone())]),
         &den,
         false,
     );
-    let right = rounded(Expr::Sum(vec![Expr::Poly(num), s]), &den, true);
+    let right = divide(Expr::Sum(vec![Expr::Poly(num), s]), &den, true);
     (left, right)
 }
 
@@ -681,6 +684,14 @@ fn sqrt_of_quotient(num: &Poly, den: &Poly, ceil: bool, facts: &Facts) -> Expr {
 /// `floor(sqrt(p))` (or its ceiling), as a polynomial when `p` is the square of one whose
 /// sign the bounds decide (`isqrt(a*a)` is `a` for `a >= 0`).
 fn sqrt_poly(p: &Poly, ceil: bool, facts: &Facts) -> Expr {
+    if p.is_constant() {
+        let root = if ceil {
+            Expr::CeilSqrt(p.clone())
+        } else {
+            Expr::Isqrt(p.clone())
+        };
+        return root.fold_constants();
+    }
     if let Some(r) = square_root(p) {
         if facts.nonneg(&r) {
             return Expr::Poly(r);
@@ -694,26 +705,6 @@ fn sqrt_poly(p: &Poly, ceil: bool, facts: &Facts) -> Expr {
     } else {
         Expr::Isqrt(p.clone())
     }
-}
-
-/// `r` with `r^2 = p`, up to sign, when there is one.
-fn square_root(p: &Poly) -> Option<Poly> {
-    if p.is_zero() {
-        return Some(Poly::zero());
-    }
-    let (unit, factors) = p.square_free();
-    if unit.signum() < 0 || factors.iter().any(|(_, m)| m % 2 != 0) {
-        return None;
-    }
-    let s = unit.isqrt();
-    if s.mul(&s) != unit {
-        return None;
-    }
-    Some(
-        factors
-            .iter()
-            .fold(Poly::constant(s), |acc, (g, m)| acc.mul(&g.pow(m / 2))),
-    )
 }
 
 /// The roots `(num ± sqrt(rad)) / den` of `(b ± sqrt(disc)) / den` with the largest
@@ -752,18 +743,6 @@ fn square_part(n: &Int) -> Int {
         steps += 1;
     }
     s
-}
-
-/// `num / den` rounded up or down (`den > 0`), without a division by 1.
-fn rounded(num: Expr, den: &Poly, ceil: bool) -> Expr {
-    if den.is_one() {
-        return num;
-    }
-    if ceil {
-        Expr::CeilDiv(Box::new(num), den.clone())
-    } else {
-        Expr::FloorDiv(Box::new(num), den.clone())
-    }
 }
 
 /// `-e`, folded into a polynomial when `e` is one.
