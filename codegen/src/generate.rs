@@ -192,176 +192,157 @@ pub fn generate(
             (s.name.clone(), arity)
         })
         .collect();
-    let tiled = calls.is_some();
-    let affine = !tiled && is_affine(problem);
-    let call_exprs: Vec<Vec<Expr>> = match &calls {
-        Some(cs) => cs
-            .iter()
-            .map(|c| c.iter().cloned().map(Expr::Poly).collect())
-            .collect(),
-        None => stmt_args
-            .iter()
-            .map(|a| a.iter().map(|&v| Expr::Poly(Poly::var(v))).collect())
-            .collect(),
-    };
-    // Loops without the CAD: the union and Fourier-Motzkin scanners for affine and tiled
-    // input, the compact shape for polynomial domains.
-    let mut scanned: Option<Vec<Node>> = None;
-    if opts.linear && (tiled || affine) {
-        let separation = opts.separation.as_ref().map(|s| Separation {
-            tile_levels: s.tile_levels,
-            full: s.full.iter().map(|p| p.rename(&map)).collect(),
-            tile: s.tile.iter().map(|p| p.rename(&map)).collect(),
-        });
-        let input = LinearInput {
-            vars: &vars,
-            nparams,
-            formulas: &formulas,
-            context: &context,
-            calls: &call_exprs,
-            separation: separation.as_ref(),
+    // Loops by one of the scanners, or by the CAD; the rest of the output is shared.
+    let (nodes, cad, pruning) = 'generated: {
+        let tiled = calls.is_some();
+        let affine = !tiled && is_affine(problem);
+        let call_exprs: Vec<Vec<Expr>> = match &calls {
+            Some(cs) => cs
+                .iter()
+                .map(|c| c.iter().cloned().map(Expr::Poly).collect())
+                .collect(),
+            None => stmt_args
+                .iter()
+                .map(|a| a.iter().map(|&v| Expr::Poly(Poly::var(v))).collect())
+                .collect(),
         };
-        // Unions of polyhedra (statements, disjunctions, `!=`, schedules) first; single
-        // polyhedra it leaves go to the Fourier-Motzkin scanner of one polyhedron.
-        if affine {
-            scanned = crate::union::scan(&input);
-        }
-        if scanned.is_none() && (tiled || (ntime == 0 && is_polyhedron(problem))) {
-            scanned = match crate::linear::scan(&input) {
-                // The CAD names where the domain is unbounded; let it say so.
-                Err(GenError::Unbounded { .. }) if !tiled => None,
-                other => other?,
+        // Loops without the CAD: the union and Fourier-Motzkin scanners for affine and tiled
+        // input, the compact shape for polynomial domains.
+        let mut scanned: Option<Vec<Node>> = None;
+        if opts.linear && (tiled || affine) {
+            let separation = opts.separation.as_ref().map(|s| Separation {
+                tile_levels: s.tile_levels,
+                full: s.full.iter().map(|p| p.rename(&map)).collect(),
+                tile: s.tile.iter().map(|p| p.rename(&map)).collect(),
+            });
+            let input = LinearInput {
+                vars: &vars,
+                nparams,
+                formulas: &formulas,
+                context: &context,
+                calls: &call_exprs,
+                separation: separation.as_ref(),
             };
-        }
-        if scanned.is_none() && tiled {
-            return match &opts.clamp {
+            // Unions of polyhedra (statements, disjunctions, `!=`, schedules) first; single
+            // polyhedra it leaves go to the Fourier-Motzkin scanner of one polyhedron.
+            if affine {
+                scanned = crate::union::scan(&input);
+            }
+            if scanned.is_none() && (tiled || (ntime == 0 && is_polyhedron(problem))) {
+                scanned = match crate::linear::scan(&input) {
+                    // The CAD names where the domain is unbounded; let it say so.
+                    Err(GenError::Unbounded { .. }) if !tiled => None,
+                    other => other?,
+                };
+            }
+            if scanned.is_none() && tiled {
+                return match &opts.clamp {
                 Some(c) => generate_clamped(c, opts, stats),
                 None => Err(GenError::Tiling(
                     "this tiling needs constraints linear in every loop variable (with tile loops outside, other domains are clamped to tiles); the CAD of the tiled system (--engine cad) is exact but rarely finishes".into(),
                 )),
             };
-        }
-    }
-    if scanned.is_none()
-        && opts.linear
-        && !opts.separate
-        && !tiled
-        && ntime == 0
-        && opts.pruning.is_empty()
-    {
-        let input = LinearInput {
-            vars: &vars,
-            nparams,
-            formulas: &formulas,
-            context: &context,
-            calls: &call_exprs,
-            separation: None,
-        };
-        scanned = crate::intervals::scan(&input)?;
-    }
-    if let Some(nodes) = scanned {
-        let nodes = crate::simplify::drop_redundant_guards(nodes);
-        let nodes = crate::simplify::inline_single_iterations(nodes);
-        return Ok(Generated {
-            vars,
-            nparams,
-            ntime,
-            statements,
-            nodes,
-            cad: None,
-            formulas,
-            pruning: context,
-            calls,
-            stmt_args,
-            times,
-        });
-    }
-    // What the context promises about the parameters' lower bounds: guards that say no
-    // more are not printed (outside the context nothing is promised).
-    let promised = context_lower_bounds(&context, nparams);
-    let mut pruning = context;
-    pruning.extend(opts.pruning.iter().map(|f| f.rename(&map)));
-    if first_iter + depth == 0 {
-        // No variables at all: each statement runs once if its (constant) formula holds.
-        let holds = |f: &Formula| f.eval_int(&[]);
-        let nodes = if pruning.iter().all(holds) {
-            formulas
-                .iter()
-                .enumerate()
-                .filter(|(_, f)| holds(f))
-                .map(|(s, _)| Node::Stmt {
-                    stmt: s,
-                    args: Vec::new(),
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        return Ok(Generated {
-            vars,
-            nparams,
-            ntime,
-            statements,
-            nodes,
-            cad: None,
-            formulas,
-            pruning,
-            calls,
-            stmt_args,
-            times,
-        });
-    }
-    let convex = opts.convex || (ntime == 0 && is_polyhedron(problem));
-    // Bounds of degree 3 and more need the roots of their derivatives in the same
-    // stacks as separators: when lowering meets one, the derivatives join the projection
-    // (as pruning formulas that always hold) and the decomposition is redone.
-    let mut separators: Vec<Poly> = Vec::new();
-    let (cad, nodes) = loop {
-        let cad = Cad::new(formulas.clone(), pruning.clone(), first_iter + depth, stats)?;
-        let lowered = Lowering {
-            cad: &cad,
-            nparams,
-            vars: &vars,
-            stats: &stats.signs,
-            convex,
-            stmt_args: &stmt_args,
-        }
-        .lower();
-        match lowered {
-            Err(GenError::Bound(crate::bounds::BoundError::Degree { ref poly, .. })) => {
-                // The derivative separates the roots; its own roots (degree 3 and more)
-                // need the next derivative, down to a quadratic.
-                let k = poly.main_var().unwrap_or(0);
-                let mut d = poly.derivative(k);
-                if separators.contains(&d) {
-                    lowered?;
-                }
-                loop {
-                    // d >= 0 or d < 0: never prunes, but puts d into the projection.
-                    pruning.push(Formula::or(vec![
-                        Formula::Atom(Atom::compare(&d, Rel::Ge, &Poly::zero())),
-                        Formula::Atom(Atom::compare(&d, Rel::Lt, &Poly::zero())).tighten_strict(),
-                    ]));
-                    separators.push(d.clone());
-                    if d.degree(k) < 3 {
-                        break;
-                    }
-                    d = d.derivative(k);
-                }
             }
-            other => break (cad, other?),
         }
-    };
-    let nodes = match &calls {
-        Some(cs) => with_calls(nodes, cs),
-        None => nodes,
-    };
-    let nodes = if opts.raw {
-        nodes
-    } else {
-        let nodes = crate::simplify::drop_redundant_guards(nodes);
-        let nodes = crate::simplify::drop_promised_guards(nodes, &promised);
-        crate::simplify::inline_single_iterations(nodes)
+        if scanned.is_none()
+            && opts.linear
+            && !opts.separate
+            && !tiled
+            && ntime == 0
+            && opts.pruning.is_empty()
+        {
+            let input = LinearInput {
+                vars: &vars,
+                nparams,
+                formulas: &formulas,
+                context: &context,
+                calls: &call_exprs,
+                separation: None,
+            };
+            scanned = crate::intervals::scan(&input)?;
+        }
+        if let Some(nodes) = scanned {
+            let nodes = crate::simplify::drop_redundant_guards(nodes);
+            let nodes = crate::simplify::inline_single_iterations(nodes);
+            break 'generated (nodes, None, context);
+        }
+        // What the context promises about the parameters' lower bounds: guards that say no
+        // more are not printed (outside the context nothing is promised).
+        let promised = context_lower_bounds(&context, nparams);
+        let mut pruning = context;
+        pruning.extend(opts.pruning.iter().map(|f| f.rename(&map)));
+        if first_iter + depth == 0 {
+            // No variables at all: each statement runs once if its (constant) formula holds.
+            let holds = |f: &Formula| f.eval_int(&[]);
+            let nodes = if pruning.iter().all(holds) {
+                formulas
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, f)| holds(f))
+                    .map(|(s, _)| Node::Stmt {
+                        stmt: s,
+                        args: Vec::new(),
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            break 'generated (nodes, None, pruning);
+        }
+        let convex = opts.convex || (ntime == 0 && is_polyhedron(problem));
+        // Bounds of degree 3 and more need the roots of their derivatives in the same
+        // stacks as separators: when lowering meets one, the derivatives join the projection
+        // (as pruning formulas that always hold) and the decomposition is redone.
+        let mut separators: Vec<Poly> = Vec::new();
+        let (cad, nodes) = loop {
+            let cad = Cad::new(formulas.clone(), pruning.clone(), first_iter + depth, stats)?;
+            let lowered = Lowering {
+                cad: &cad,
+                nparams,
+                vars: &vars,
+                stats: &stats.signs,
+                convex,
+                stmt_args: &stmt_args,
+            }
+            .lower();
+            match lowered {
+                Err(GenError::Bound(crate::bounds::BoundError::Degree { ref poly, .. })) => {
+                    // The derivative separates the roots; its own roots (degree 3 and more)
+                    // need the next derivative, down to a quadratic.
+                    let k = poly.main_var().unwrap_or(0);
+                    let mut d = poly.derivative(k);
+                    if separators.contains(&d) {
+                        lowered?;
+                    }
+                    loop {
+                        // d >= 0 or d < 0: never prunes, but puts d into the projection.
+                        pruning.push(Formula::or(vec![
+                            Formula::Atom(Atom::compare(&d, Rel::Ge, &Poly::zero())),
+                            Formula::Atom(Atom::compare(&d, Rel::Lt, &Poly::zero()))
+                                .tighten_strict(),
+                        ]));
+                        separators.push(d.clone());
+                        if d.degree(k) < 3 {
+                            break;
+                        }
+                        d = d.derivative(k);
+                    }
+                }
+                other => break (cad, other?),
+            }
+        };
+        let nodes = match &calls {
+            Some(cs) => with_calls(nodes, cs),
+            None => nodes,
+        };
+        let nodes = if opts.raw {
+            nodes
+        } else {
+            let nodes = crate::simplify::drop_redundant_guards(nodes);
+            let nodes = crate::simplify::drop_promised_guards(nodes, &promised);
+            crate::simplify::inline_single_iterations(nodes)
+        };
+        (nodes, Some(cad), pruning)
     };
     Ok(Generated {
         vars,
@@ -369,7 +350,7 @@ pub fn generate(
         ntime,
         statements,
         nodes,
-        cad: Some(cad),
+        cad,
         formulas,
         pruning,
         calls,
