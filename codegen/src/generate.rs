@@ -209,20 +209,20 @@ pub fn generate(
         // Loops without the CAD: the union and Fourier-Motzkin scanners for affine and tiled
         // input, the compact shape for polynomial domains.
         let mut scanned: Option<Vec<Node>> = None;
+        let separation = opts.separation.as_ref().map(|s| Separation {
+            tile_levels: s.tile_levels,
+            full: s.full.iter().map(|p| p.rename(&map)).collect(),
+            tile: s.tile.iter().map(|p| p.rename(&map)).collect(),
+        });
+        let input = LinearInput {
+            vars: &vars,
+            nparams,
+            formulas: &formulas,
+            context: &context,
+            calls: &call_exprs,
+            separation: separation.as_ref(),
+        };
         if opts.linear && (tiled || affine) {
-            let separation = opts.separation.as_ref().map(|s| Separation {
-                tile_levels: s.tile_levels,
-                full: s.full.iter().map(|p| p.rename(&map)).collect(),
-                tile: s.tile.iter().map(|p| p.rename(&map)).collect(),
-            });
-            let input = LinearInput {
-                vars: &vars,
-                nparams,
-                formulas: &formulas,
-                context: &context,
-                calls: &call_exprs,
-                separation: separation.as_ref(),
-            };
             // Unions of polyhedra (statements, disjunctions, `!=`, schedules) first; single
             // polyhedra it leaves go to the Fourier-Motzkin scanner of one polyhedron.
             if affine {
@@ -251,14 +251,6 @@ pub fn generate(
             && ntime == 0
             && opts.pruning.is_empty()
         {
-            let input = LinearInput {
-                vars: &vars,
-                nparams,
-                formulas: &formulas,
-                context: &context,
-                calls: &call_exprs,
-                separation: None,
-            };
             scanned = crate::intervals::scan(&input)?;
         }
         if let Some(nodes) = scanned {
