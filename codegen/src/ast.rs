@@ -1,6 +1,7 @@
 //! The loop AST: loops over iterators, guards on parameters, statement instances.
 
 use crate::expr::Expr;
+use polys::Poly;
 
 /// A node of generated code. Variables are indices into the problem's variable list
 /// (parameters first, then iterator positions).
@@ -54,6 +55,39 @@ impl Node {
                 body: f(body),
             },
             s @ Node::Stmt { .. } => s,
+        }
+    }
+
+    /// The node with variable `var` replaced by `value` in every bound and argument.
+    pub fn subst(&self, var: usize, value: &Poly) -> Node {
+        let body = |b: &[Node]| b.iter().map(|m| m.subst(var, value)).collect();
+        match self {
+            Node::Stmt { stmt, args } => Node::Stmt {
+                stmt: *stmt,
+                args: args.iter().map(|a| a.subst(var, value)).collect(),
+            },
+            Node::Loop {
+                var: v,
+                lower,
+                upper,
+                body: b,
+            } => Node::Loop {
+                var: *v,
+                lower: lower.subst(var, value),
+                upper: upper.subst(var, value),
+                body: body(b),
+            },
+            Node::Guard {
+                var: v,
+                lower,
+                upper,
+                body: b,
+            } => Node::Guard {
+                var: *v,
+                lower: lower.as_ref().map(|e| e.subst(var, value)),
+                upper: upper.as_ref().map(|e| e.subst(var, value)),
+                body: body(b),
+            },
         }
     }
 }

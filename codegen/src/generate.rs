@@ -258,9 +258,9 @@ pub fn generate(
             let nodes = crate::simplify::inline_single_iterations(nodes);
             break 'generated (nodes, None, context);
         }
-        // What the context promises about the parameters' lower bounds: guards that say no
-        // more are not printed (outside the context nothing is promised).
-        let promised = context_lower_bounds(&context, nparams);
+        // What the context promises about the parameters: guards that say no more are not
+        // printed (outside the context nothing is promised).
+        let promised = context_constraints(&context);
         let mut pruning = context;
         pruning.extend(opts.pruning.iter().map(|f| f.rename(&map)));
         if first_iter + depth == 0 {
@@ -331,7 +331,7 @@ pub fn generate(
             nodes
         } else {
             let nodes = crate::simplify::drop_redundant_guards(nodes);
-            let nodes = crate::simplify::drop_promised_guards(nodes, &promised);
+            let nodes = crate::simplify::drop_promised_guards(nodes, &promised, nparams);
             crate::simplify::inline_single_iterations(nodes)
         };
         (nodes, Some(cad), pruning)
@@ -351,17 +351,16 @@ pub fn generate(
     })
 }
 
-/// Integer lower bounds of the parameters that the context formulas state (none where
-/// the context is not a conjunction).
-fn context_lower_bounds(context: &[Formula], nparams: usize) -> Vec<Option<polys::Int>> {
+/// The context as constraints `q >= 0` (none where it is not a conjunction).
+fn context_constraints(context: &[Formula]) -> Vec<Poly> {
     let mut cons = Vec::new();
     for f in context {
         match crate::linear::conjunction(f) {
             Some(Some(c)) => cons.extend(c),
-            _ => return vec![None; nparams],
+            _ => return Vec::new(),
         }
     }
-    crate::signs::Facts::new(&cons, nparams).lower
+    cons
 }
 
 /// Statement instances receive `calls` instead of their iterators.

@@ -7,7 +7,9 @@
 //!   also across cells that hold no integer point;
 //! - over a fixed outer point, a neighbour's code that runs exactly the same instances on
 //!   a cell's whole (finite) range replaces that cell's code, which merges the two
-//!   (checked by running both, so it needs no convexity assumption).
+//!   (checked by running both, so it needs no convexity assumption);
+//! - a section at a polynomial value joins a neighbouring sector whose code, at that
+//!   value, is the section's (checked symbolically, for any domain).
 
 use crate::ast::Node;
 use crate::bounds::{root_bound, root_form, RootForm, RootSite, Round, Transcript};
@@ -155,6 +157,7 @@ impl Lowering<'_> {
         } else {
             items
         };
+        let items = absorb_sections_at_value(items, cells, k);
         let runs = fuse(items);
         // Comparing instances needs every parameter fixed: only below the parameters.
         let runs = if zero_dim && k + 1 >= self.nparams {
@@ -518,6 +521,54 @@ fn absorb_sections(mut items: Vec<Item>, cells: &[Cell]) -> Vec<Item> {
         } else if i + 1 < items.len() && is_code_sector(&items, i + 1) {
             if let Item::Code { lo, .. } = &mut items[i + 1] {
                 *lo = lo_i;
+            }
+            items[i] = Item::NoPoints;
+        }
+    }
+    items
+}
+
+/// Section elimination for any domain: a section where `x_k` is one polynomial `p` of the
+/// outer variables joins a neighbouring sector when the sector's code with `x_k := p` is
+/// the section's code with `x_k := p` (both with single iterations inlined). Both then run
+/// the same instances at every point of the section, whatever the set's shape: the annulus'
+/// `S(-R, 0)` is its neighbour's `y` loop at `x = -R`.
+fn absorb_sections_at_value(mut items: Vec<Item>, cells: &[Cell], k: usize) -> Vec<Item> {
+    let value = |s: &Side| match s {
+        Ok(Some(e)) => match &**e {
+            Expr::Poly(p) => Some(p.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let at = |body: &[Node], p: &Poly| {
+        let body = body.iter().map(|n| n.subst(k, p)).collect();
+        crate::simplify::inline_single_iterations(body)
+    };
+    for i in 0..items.len() {
+        if cells[i].kind != CellKind::Section {
+            continue;
+        }
+        let Item::Code { lo, hi, body } = &items[i] else {
+            continue;
+        };
+        let Some(p) = value(lo).filter(|p| value(hi).as_ref() == Some(p)) else {
+            continue;
+        };
+        let own = at(body, &p);
+        let covers = |j: usize| {
+            cells[j].kind == CellKind::Sector
+                && matches!(&items[j], Item::Code { body, .. } if at(body, &p) == own)
+        };
+        let (lo, hi) = (lo.clone(), hi.clone());
+        if i > 0 && covers(i - 1) {
+            if let Item::Code { hi: end, .. } = &mut items[i - 1] {
+                *end = hi;
+            }
+            items[i] = Item::NoPoints;
+        } else if i + 1 < items.len() && covers(i + 1) {
+            if let Item::Code { lo: start, .. } = &mut items[i + 1] {
+                *start = lo;
             }
             items[i] = Item::NoPoints;
         }

@@ -15,12 +15,20 @@ pub fn drop_redundant_guards(nodes: Vec<Node>) -> Vec<Node> {
     })
 }
 
-/// Removes guard sides on parameters that a lower bound in `promised` (from the context)
-/// already implies: `if (a >= 1)` under the context `a >= 1`.
-pub fn drop_promised_guards(nodes: Vec<Node>, promised: &[Option<Int>]) -> Vec<Node> {
+/// Removes guard sides on parameters that the context constraints `q >= 0` (a
+/// conjunction) already imply: `if (a >= 1)` under `a >= 1`, `if (R >= r)` under
+/// `1 <= r <= R`. A side `g >= 0` (`g` is `var - lower` or `upper - var`) is implied when
+/// `g` or `g - q` for one constraint `q` is non-negative by the bounds the context gives.
+pub fn drop_promised_guards(nodes: Vec<Node>, context: &[Poly], nparams: usize) -> Vec<Node> {
+    let facts = crate::signs::Facts::new(context, nparams);
+    let implied = |g: &Poly| facts.nonneg(g) || context.iter().any(|q| facts.nonneg(&g.sub(q)));
     drop_guard_sides(nodes, &|var, e, side, _| {
-        let known = promised.get(var).cloned().flatten();
-        side == Side::Below && matches!((e.constant_value(), known), (Some(c), Some(k)) if c <= k)
+        let Expr::Poly(e) = e else { return false };
+        let v = Poly::var(var);
+        implied(&match side {
+            Side::Below => v.sub(e),
+            Side::Above => e.sub(&v),
+        })
     })
 }
 
@@ -71,45 +79,13 @@ pub fn inline_single_iterations(nodes: Vec<Node>) -> Vec<Node> {
                 upper: Expr::Poly(u),
                 body,
             } if l == u => {
-                let body = body.iter().map(|b| subst_node(b, var, &l)).collect();
+                let body = body.iter().map(|b| b.subst(var, &l)).collect();
                 out.extend(inline_single_iterations(body));
             }
             other => out.push(other.map_body(inline_single_iterations)),
         }
     }
     out
-}
-
-fn subst_node(n: &Node, var: usize, value: &Poly) -> Node {
-    let body = |b: &[Node]| b.iter().map(|m| subst_node(m, var, value)).collect();
-    match n {
-        Node::Stmt { stmt, args } => Node::Stmt {
-            stmt: *stmt,
-            args: args.iter().map(|a| a.subst(var, value)).collect(),
-        },
-        Node::Loop {
-            var: v,
-            lower,
-            upper,
-            body: b,
-        } => Node::Loop {
-            var: *v,
-            lower: lower.subst(var, value),
-            upper: upper.subst(var, value),
-            body: body(b),
-        },
-        Node::Guard {
-            var: v,
-            lower,
-            upper,
-            body: b,
-        } => Node::Guard {
-            var: *v,
-            lower: lower.as_ref().map(|e| e.subst(var, value)),
-            upper: upper.as_ref().map(|e| e.subst(var, value)),
-            body: body(b),
-        },
-    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

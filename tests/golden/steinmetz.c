@@ -1,6 +1,5 @@
 if (a <= -1) {
-  T(a, 0, 0);
-  for (int64_t x = a + 1; x <= ps_ceild(-ps_isqrt(2*a*a), 2) - 1; x += 1)
+  for (int64_t x = a; x <= ps_ceild(-ps_isqrt(2*a*a), 2) - 1; x += 1)
     for (int64_t y = -ps_isqrt(a*a - x*x); y <= ps_isqrt(a*a - x*x); y += 1)
       for (int64_t z = -ps_isqrt(a*a - x*x); z <= ps_isqrt(a*a - x*x); z += 1)
         T(x, y, z);
@@ -19,10 +18,10 @@ if (a <= -1) {
     for (int64_t y = -ps_isqrt(a*a - x*x); y <= x; y += 1)
       for (int64_t z = -ps_isqrt(a*a - y*y); z <= ps_isqrt(a*a - y*y); z += 1)
         T(x, y, z);
-    for (int64_t y = x + 1; y <= -x - 1; y += 1)
+    for (int64_t y = x + 1; y <= -x; y += 1)
       for (int64_t z = -ps_isqrt(a*a - x*x); z <= ps_isqrt(a*a - x*x); z += 1)
         T(x, y, z);
-    for (int64_t y = -x; y <= ps_isqrt(a*a - x*x); y += 1)
+    for (int64_t y = 1 - x; y <= ps_isqrt(a*a - x*x); y += 1)
       for (int64_t z = -ps_isqrt(a*a - y*y); z <= ps_isqrt(a*a - y*y); z += 1)
         T(x, y, z);
   }
@@ -37,10 +36,10 @@ if (a <= -1) {
     for (int64_t y = -ps_isqrt(a*a - x*x); y <= -x; y += 1)
       for (int64_t z = -ps_isqrt(a*a - y*y); z <= ps_isqrt(a*a - y*y); z += 1)
         T(x, y, z);
-    for (int64_t y = 1 - x; y <= x - 1; y += 1)
+    for (int64_t y = 1 - x; y <= x; y += 1)
       for (int64_t z = -ps_isqrt(a*a - x*x); z <= ps_isqrt(a*a - x*x); z += 1)
         T(x, y, z);
-    for (int64_t y = x; y <= ps_isqrt(a*a - x*x); y += 1)
+    for (int64_t y = x + 1; y <= ps_isqrt(a*a - x*x); y += 1)
       for (int64_t z = -ps_isqrt(a*a - y*y); z <= ps_isqrt(a*a - y*y); z += 1)
         T(x, y, z);
   }
@@ -55,17 +54,15 @@ if (a <= -1) {
       for (int64_t z = -ps_isqrt(a*a - y*y); z <= ps_isqrt(a*a - y*y); z += 1)
         T(x, y, z);
   }
-  for (int64_t x = ps_floord(ps_isqrt(2*a*a), 2) + 1; x <= -a - 1; x += 1)
+  for (int64_t x = ps_floord(ps_isqrt(2*a*a), 2) + 1; x <= -a; x += 1)
     for (int64_t y = -ps_isqrt(a*a - x*x); y <= ps_isqrt(a*a - x*x); y += 1)
       for (int64_t z = -ps_isqrt(a*a - x*x); z <= ps_isqrt(a*a - x*x); z += 1)
         T(x, y, z);
-  T(-a, 0, 0);
 }
 if (a == 0)
   T(0, 0, 0);
 if (a >= 1) {
-  T(-a, 0, 0);
-  for (int64_t x = 1 - a; x <= ps_ceild(-ps_isqrt(2*a*a), 2) - 1; x += 1)
+  for (int64_t x = -a; x <= ps_ceild(-ps_isqrt(2*a*a), 2) - 1; x += 1)
     for (int64_t y = -ps_isqrt(a*a - x*x); y <= ps_isqrt(a*a - x*x); y += 1)
       for (int64_t z = -ps_isqrt(a*a - x*x); z <= ps_isqrt(a*a - x*x); z += 1)
         T(x, y, z);
@@ -84,10 +81,10 @@ if (a >= 1) {
     for (int64_t y = -ps_isqrt(a*a - x*x); y <= x; y += 1)
       for (int64_t z = -ps_isqrt(a*a - y*y); z <= ps_isqrt(a*a - y*y); z += 1)
         T(x, y, z);
-    for (int64_t y = x + 1; y <= -x - 1; y += 1)
+    for (int64_t y = x + 1; y <= -x; y += 1)
       for (int64_t z = -ps_isqrt(a*a - x*x); z <= ps_isqrt(a*a - x*x); z += 1)
         T(x, y, z);
-    for (int64_t y = -x; y <= ps_isqrt(a*a - x*x); y += 1)
+    for (int64_t y = 1 - x; y <= ps_isqrt(a*a - x*x); y += 1)
       for (int64_t z = -ps_isqrt(a*a - y*y); z <= ps_isqrt(a*a - y*y); z += 1)
         T(x, y, z);
   }
@@ -102,10 +99,10 @@ if (a >= 1) {
     for (int64_t y = -ps_isqrt(a*a - x*x); y <= -x; y += 1)
       for (int64_t z = -ps_isqrt(a*a - y*y); z <= ps_isqrt(a*a - y*y); z += 1)
         T(x, y, z);
-    for (int64_t y = 1 - x; y <= x - 1; y += 1)
+    for (int64_t y = 1 - x; y <= x; y += 1)
       for (int64_t z = -ps_isqrt(a*a - x*x); z <= ps_isqrt(a*a - x*x); z += 1)
         T(x, y, z);
-    for (int64_t y = x; y <= ps_isqrt(a*a - x*x); y += 1)
+    for (int64_t y = x + 1; y <= ps_isqrt(a*a - x*x); y += 1)
       for (int64_t z = -ps_isqrt(a*a - y*y); z <= ps_isqrt(a*a - y*y); z += 1)
         T(x, y, z);
   }
@@ -120,9 +117,8 @@ if (a >= 1) {
       for (int64_t z = -ps_isqrt(a*a - y*y); z <= ps_isqrt(a*a - y*y); z += 1)
         T(x, y, z);
   }
-  for (int64_t x = ps_floord(ps_isqrt(2*a*a), 2) + 1; x <= a - 1; x += 1)
+  for (int64_t x = ps_floord(ps_isqrt(2*a*a), 2) + 1; x <= a; x += 1)
     for (int64_t y = -ps_isqrt(a*a - x*x); y <= ps_isqrt(a*a - x*x); y += 1)
       for (int64_t z = -ps_isqrt(a*a - x*x); z <= ps_isqrt(a*a - x*x); z += 1)
         T(x, y, z);
-  T(a, 0, 0);
 }
