@@ -14,6 +14,7 @@ pub mod interp;
 pub mod kernels;
 pub mod lower;
 pub mod norm;
+pub mod notation;
 pub mod parse;
 pub mod program;
 pub mod properties;
@@ -36,7 +37,7 @@ pub fn compile_with_regions(
     src: &str,
     opts: search::SearchOptions,
 ) -> Result<(search::Solution, Option<regions::Regions>), LaError> {
-    compile_with_regions_within(src, opts, &cad::LiftStats::default())
+    compile_with_regions_within(src, opts, &cad::Limits::none())
 }
 
 /// [`compile_with_regions`] with limits (`max_cells`, `deadline`) on the decomposition that
@@ -44,7 +45,7 @@ pub fn compile_with_regions(
 pub fn compile_with_regions_within(
     src: &str,
     opts: search::SearchOptions,
-    limits: &cad::LiftStats,
+    limits: &cad::Limits,
 ) -> Result<(search::Solution, Option<regions::Regions>), LaError> {
     let p = parse::parse(src)?;
     let sol = search::solve(&p, opts)?;

@@ -8,6 +8,7 @@
 
 use super::ast::Program;
 use super::error::LaError;
+use super::notation;
 use super::search::{solve, SearchOptions};
 use super::symbolic::{symbolic_cost, SymbolicCost};
 use cad::formula::{Atom, Formula, Rel};
@@ -97,7 +98,7 @@ fn at_sizes(p: &Program, values: &[(String, u64)]) -> Program {
 
 /// Splits the space of the open sizes of `p` (at most three) into regions.
 pub fn split(p: &Program, opts: SearchOptions) -> Result<Regions, LaError> {
-    split_within(p, opts, &LiftStats::default())
+    split_within(p, opts, &cad::Limits::none())
 }
 
 /// [`split`] with the decomposition's limits (`max_cells`, `deadline`) taken from `limits`;
@@ -105,7 +106,7 @@ pub fn split(p: &Program, opts: SearchOptions) -> Result<Regions, LaError> {
 pub fn split_within(
     p: &Program,
     opts: SearchOptions,
-    limits: &LiftStats,
+    limits: &cad::Limits,
 ) -> Result<Regions, LaError> {
     let open: Vec<String> = p.open_sizes.iter().map(|o| o.name.clone()).collect();
     if open.is_empty() || open.len() > 3 {
@@ -150,7 +151,7 @@ pub fn split_within(
                 format!(
                     "{} {}",
                     s.kernel.name(),
-                    super::report::describe(&sol.lowered.env, s)
+                    notation::describe(&sol.lowered.env, s)
                 )
             })
             .collect();
@@ -211,13 +212,15 @@ pub fn split_within(
             )));
         }
     }
-    let stats = LiftStats {
-        max_cells: limits.max_cells,
-        deadline: limits.deadline,
-        ..LiftStats::default()
-    };
-    let cad = Cad::new(formulas, vec![Formula::and(bounds)], open.len(), &stats)
-        .map_err(|e| LaError::Resource(format!("region splitting: {e}")))?;
+    let stats = LiftStats::default();
+    let cad = Cad::with_limits(
+        formulas,
+        vec![Formula::and(bounds)],
+        open.len(),
+        &stats,
+        limits,
+    )
+    .map_err(|e| LaError::Resource(format!("region splitting: {e}")))?;
     let mut regions: Vec<Region> = Vec::new();
     cad.for_each_leaf(|path: &[&Cell]| {
         let leaf = path.last().expect("a path has a leaf");

@@ -4,64 +4,10 @@
 use std::fmt::Write as _;
 
 use super::kernels::Kernel;
-use super::lower::{Alpha, Arg, Op, Step};
-use super::norm::Env;
+// Re-exported so that `la::report::describe` keeps resolving for callers outside `la`.
+pub use super::notation::describe;
+use super::regions::Regions;
 use super::search::Solution;
-
-fn arg(env: &Env, a: Arg) -> String {
-    let n = &env.entities[a.id].name;
-    if a.trans {
-        format!("{n}^T")
-    } else {
-        n.clone()
-    }
-}
-
-fn alpha(env: &Env, a: &Alpha) -> String {
-    let mut parts = Vec::new();
-    if a.coef != 1.0 || a.scalars.is_empty() {
-        parts.push(format!("{}", a.coef));
-    }
-    parts.extend(a.scalars.iter().map(|&s| env.entities[s].name.clone()));
-    parts.join("*")
-}
-
-/// The operation of a step as text, e.g. `T3 := L1^-1 * X`.
-pub fn describe(env: &Env, s: &Step) -> String {
-    let out = &env.entities[s.out].name;
-    match &s.op {
-        Op::Mul { a, b } => format!("{out} := {} * {}", arg(env, *a), arg(env, *b)),
-        Op::Solve { t, b, left: true } => {
-            format!("{out} := {}^-1 * {}", arg(env, *t), arg(env, *b))
-        }
-        Op::Solve { t, b, left: false } => {
-            format!("{out} := {} * {}^-1", arg(env, *b), arg(env, *t))
-        }
-        Op::Add { terms } => {
-            let ts: Vec<String> = terms
-                .iter()
-                .map(|(al, a)| {
-                    if al.is_one() {
-                        arg(env, *a)
-                    } else {
-                        format!("{}*{}", alpha(env, al), arg(env, *a))
-                    }
-                })
-                .collect();
-            format!("{out} := {}", ts.join(" + "))
-        }
-        Op::Scale { alpha: al, a } => format!("{out} := {} * {}", alpha(env, al), arg(env, *a)),
-        Op::Potrf { a } => format!("{out} := chol({})", arg(env, *a)),
-        Op::Getrf { a, l, u } => format!(
-            "{out}, {}, {} := lu({})",
-            env.entities[*l].name,
-            env.entities[*u].name,
-            arg(env, *a)
-        ),
-        Op::Inverse { a } => format!("{out} := {}^-1", arg(env, *a)),
-        Op::Bind { a } => format!("{out} := {}", arg(env, *a)),
-    }
-}
 
 /// Human-readable report.
 pub fn text(sol: &Solution) -> String {
@@ -189,7 +135,7 @@ pub fn json(sol: &Solution) -> String {
 }
 
 /// The regions of the size space and their cheapest sequences, as text.
-pub fn regions_text(r: &super::regions::Regions) -> String {
+pub fn regions_text(r: &Regions) -> String {
     let mut s = String::from("regions of the open sizes (cheapest sequence in each):\n");
     for reg in &r.regions {
         let c = &r.candidates[reg.candidate];
@@ -205,7 +151,7 @@ pub fn regions_text(r: &super::regions::Regions) -> String {
 }
 
 /// The same as JSON: `{"candidates": [...], "regions": [{"where": ..., "candidate": ...}]}`.
-pub fn regions_json(r: &super::regions::Regions) -> String {
+pub fn regions_json(r: &Regions) -> String {
     let q = |t: &str| format!("\"{}\"", t.replace('\\', "\\\\").replace('"', "\\\""));
     let cands: Vec<String> = r
         .candidates

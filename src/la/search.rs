@@ -468,3 +468,165 @@ mod tests {
         assert!(s.lowered.flops > 0.0);
     }
 }
+
+// Lowering checked end to end: sequences the search finds, verified numerically. They are
+// here rather than in `lower`, which `search` depends on.
+#[cfg(test)]
+mod lowering_tests {
+    use super::{solve, SearchOptions};
+    use crate::la::interp::{check, scaled};
+    use crate::la::kernels::Kernel;
+    use crate::la::parse::parse;
+
+    /// Kernel names of the chosen sequence, after checking it numerically.
+    fn kernels(src: &str) -> Vec<Kernel> {
+        let p = parse(src).unwrap_or_else(|e| panic!("{e}"));
+        let s = solve(&p, SearchOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        let rel = check(&scaled(&p, 10, 3), &s.lowered.env, &s.lowered.steps, 3)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(rel < 1e-8, "{rel:e}");
+        s.lowered
+            .steps
+            .iter()
+            .map(|s| s.kernel)
+            .filter(|k| *k != Kernel::Bind)
+            .collect()
+    }
+
+    const D: &str = "n = 100\nk = 30\nMatrix B(n, k) <>\nMatrix X(n, k) <>\n";
+
+    #[test]
+    fn spd_solve_uses_cholesky() {
+        let k = kernels(&format!("{D}Matrix S(n, n) <SPD>\nX = inv(S) * B\n"));
+        assert_eq!(k, [Kernel::Potrf, Kernel::Trsm, Kernel::Trsm]);
+    }
+
+    #[test]
+    fn general_solve_uses_lu() {
+        let k = kernels(&format!("{D}Matrix A(n, n) <FullRank>\nX = inv(A) * B\n"));
+        assert_eq!(
+            k,
+            [Kernel::Getrf, Kernel::Laswp, Kernel::Trsm, Kernel::Trsm]
+        );
+        let k = kernels(&format!(
+            "{D}Matrix A(n, n) <FullRank>\nX = inv(trans(A)) * B\n"
+        ));
+        assert_eq!(k.iter().filter(|k| **k == Kernel::Getrf).count(), 1);
+    }
+
+    #[test]
+    fn structured_solves_need_no_factorisation() {
+        let k = kernels(&format!(
+            "{D}Matrix L(n, n) <LowerTriangular, FullRank>\nX = inv(L) * B\n"
+        ));
+        assert_eq!(k, [Kernel::Trsm]);
+        let k = kernels(&format!(
+            "{D}Matrix U(n, n) <UpperTriangular, FullRank>\nX = inv(trans(U)) * B\n"
+        ));
+        assert_eq!(k, [Kernel::Trsm]);
+        let k = kernels(&format!(
+            "{D}Matrix W(n, n) <Diagonal, FullRank>\nX = inv(W) * B\n"
+        ));
+        assert_eq!(k, [Kernel::DiagSolve]);
+        let k = kernels(&format!("{D}Matrix Q(n, n) <Orthogonal>\nX = inv(Q) * B\n"));
+        assert_eq!(k, [Kernel::Gemm]);
+    }
+
+    #[test]
+    fn gram_matrix_uses_syrk_and_explicit_spd_inverse_lauum() {
+        let k = kernels(
+            "n = 100\nk = 30\nMatrix A(n, k) <FullRank>\nMatrix G(k, k) <>\nG = trans(A) * A\n",
+        );
+        assert_eq!(k, [Kernel::Syrk]);
+        let k = kernels("n = 40\nMatrix S(n, n) <SPD>\nMatrix X(n, n) <>\nX = inv(S)\n");
+        assert_eq!(k, [Kernel::Potrf, Kernel::Trtri, Kernel::Lauum]);
+    }
+
+    #[test]
+    fn common_subexpressions_are_computed_once() {
+        let src = "n = 200\nm = 100\nMatrix A(m, n) <FullRank>\nMatrix W(n, n) <Diagonal, SPD>\nColumnVector b(m) <>\nColumnVector c(m) <>\nColumnVector x(n) <>\nColumnVector y(n) <>\nx = W * trans(A) * inv(A * W * trans(A)) * b\ny = W * trans(A) * inv(A * W * trans(A)) * c\n";
+        let k = kernels(src);
+        assert_eq!(k.iter().filter(|k| **k == Kernel::Potrf).count(), 1);
+        assert_eq!(k.iter().filter(|k| **k == Kernel::Gemm).count(), 1);
+    }
+
+    #[test]
+    fn sandwich_shares_the_outer_factor() {
+        // W^T A B A^T W: A^T W is computed once.
+        let src = "n = 100\nm = 400\nl = 60\nMatrix A(m, n) <FullRank>\nMatrix W(m, l) <FullRank>\nMatrix B(n, n) <SPD>\nMatrix X(l, l) <>\nX = trans(W) * A * B * trans(A) * W\n";
+        let k = kernels(src);
+        assert_eq!(k.len(), 3, "{k:?}");
+    }
+}
+
+#[cfg(test)]
+mod scalar_tests {
+    use super::{solve, SearchOptions};
+    use crate::la::interp::check;
+    use crate::la::parse::parse;
+
+    /// Inner products anywhere in a product act as scalars; scalar expressions and numbers
+    /// are folded into the kernels or applied by SCAL.
+    #[test]
+    fn inner_products_and_scalars() {
+        let src = "n = 12\nm = 5\nColumnVector x(n) <>\nColumnVector y(n) <>\nMatrix A(n, n) <SPD>\nMatrix B(n, m) <>\nScalar k <Positive>\nMatrix X(n, m) <>\nX = trans(x) * A * y * B + inv(A) * B * trans(y) * x - 2.5 * inv(k + 1) * B\n";
+        let p = parse(src).unwrap_or_else(|e| panic!("{e}"));
+        let s = solve(&p, SearchOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        let rel = check(&p, &s.lowered.env, &s.lowered.steps, 4).unwrap_or_else(|e| panic!("{e}"));
+        assert!(rel < 1e-8, "{rel:e}");
+    }
+}
+
+// Cost polynomials of sequences the search finds; here rather than in `symbolic`, which
+// `search` depends on.
+#[cfg(test)]
+mod symbolic_tests {
+    use super::{solve, SearchOptions};
+    use crate::la::parse::parse;
+    use crate::la::symbolic::symbolic_cost;
+
+    #[test]
+    fn least_squares_cost_polynomial() {
+        let p = parse("n = ? [1000, 4000]\nm = ?\nMatrix X(n, m) <FullRank>\nColumnVector y(n) <>\nColumnVector b(m) <>\nb = inv(trans(X) * X) * trans(X) * y\n")
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(p.sizes, vec![("n".into(), 2000), ("m".into(), 1000)]);
+        let s = solve(&p, SearchOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        let c = symbolic_cost(&p, &s.lowered, &["n".into(), "m".into()])
+            .unwrap_or_else(|e| panic!("{e}"));
+        // SYRK m^2 n, POTRF m^3/3, GEMV 2mn, 2 TRSV m^2.
+        assert_eq!(c.to_text(), "(m^3 + 3*n*m^2 + 6*m^2 + 6*n*m)/3");
+        assert!((c.eval(&p.sizes) - s.lowered.flops).abs() < 1e-6 * s.lowered.flops);
+    }
+
+    /// For every example problem: with all sizes open, the polynomial evaluated at the file's
+    /// sizes reproduces the numeric cost.
+    #[test]
+    fn polynomials_agree_with_numeric_costs() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/la");
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+            .unwrap_or_default();
+        // Each problem has its expected transcript beside it.
+        files.retain(|f| f.extension().is_some_and(|x| x == "la"));
+        files.sort();
+        assert_eq!(files.len(), 25);
+        for f in files {
+            let src = std::fs::read_to_string(&f).unwrap_or_default();
+            let p = parse(&src).unwrap_or_else(|e| panic!("{f:?}: {e}"));
+            let opts = SearchOptions {
+                time_limit: std::time::Duration::from_secs(30),
+                max_states: 50,
+            };
+            let s = solve(&p, opts).unwrap_or_else(|e| panic!("{f:?}: {e}"));
+            let names: Vec<String> = p.sizes.iter().map(|(n, _)| n.clone()).collect();
+            let c = symbolic_cost(&p, &s.lowered, &names).unwrap_or_else(|e| panic!("{f:?}: {e}"));
+            let v = c.eval(&p.sizes);
+            assert!(
+                (v - s.lowered.flops).abs() <= 1e-9 * s.lowered.flops,
+                "{f:?}: {v:e} vs {:e}: {}",
+                s.lowered.flops,
+                c.to_text()
+            );
+        }
+    }
+}

@@ -1,0 +1,299 @@
+//! The whole program around the kernel sequence: header, the C runtime (files in `c/`),
+//! inputs filled with the declared properties, the naive evaluation and `main` with its
+//! times and residuals.
+
+use std::fmt::Write as _;
+
+use super::emitter::{num, Emitter};
+use super::options::{Backend, EmittedProgram, ProgramOptions};
+use super::sizes::{resize, run_shapes};
+use crate::la::ast::{Expr, Kind, Program};
+use crate::la::error::LaError;
+use crate::la::kernels::Kernel;
+use crate::la::properties::{Prop, Props};
+use crate::la::search::Solution;
+
+// ---------------------------------------------------------------------------------------
+// The fixed parts of the program.
+
+/// The C library headers every program starts with; `PS_TOL` follows, then [`RUNTIME`].
+const INCLUDES: &str = include_str!("c/includes.h");
+
+/// The C runtime every program includes, in this order: allocation and failure exits,
+/// the seeded generator, fills of inputs with declared properties, the routines the
+/// kernel sequence calls (symmetrising, zeroing triangles, LU pivoting and splitting), the
+/// naive evaluation, timing and residuals. Each file ends with its last line; the `"\n"`s
+/// are the blank lines between the parts in the program.
+const RUNTIME: &str = concat!(
+    include_str!("c/alloc.c"),
+    "\n",
+    include_str!("c/random.c"),
+    "\n",
+    include_str!("c/fill.c"),
+    "\n",
+    include_str!("c/sequence.c"),
+    "\n",
+    include_str!("c/naive.c"),
+    "\n",
+    include_str!("c/measure.c"),
+);
+
+/// CBLAS and LAPACK prototypes of the `Blas` back end (after a blank line).
+const BLAS_DECLS: &str = concat!("\n", include_str!("c/blas_decls.h"));
+
+/// The fill call for an input operand.
+fn fill(ptr: &str, kind: Kind, value: f64, p: Props, r: u64, c: u64) -> String {
+    let flag = |b: bool| i32::from(b);
+    match kind {
+        Kind::Constant => format!("{ptr}[0] = {};", num(value)),
+        Kind::Identity => format!("ps_fill_identity({ptr}, {r});"),
+        Kind::Zero => "/* zero */".into(),
+        Kind::Scalar => format!("{ptr}[0] = 2.0 + fabs(ps_sym());"),
+        _ if p.has(Prop::Permutation) => format!("ps_fill_permutation({ptr}, {r});"),
+        _ if p.has(Prop::Orthogonal) || p.has(Prop::OrthogonalColumns) => {
+            format!("ps_fill_orthonormal({ptr}, {r}, {c});")
+        }
+        _ if p.has(Prop::OrthogonalRows) => format!("ps_fill_orthonormal_rows({ptr}, {r}, {c});"),
+        _ if p.has(Prop::Diagonal) => format!(
+            "ps_fill_diagonal({ptr}, {r}, {c}, {});",
+            flag(p.has(Prop::UnitDiagonal))
+        ),
+        // SPSD operands get an SPD sample (a valid SPSD one, and invertible where the
+        // formula inverts it); symmetric ones too.
+        _ if p.has(Prop::Spsd) || p.has(Prop::Symmetric) => format!("ps_fill_spd({ptr}, {r});"),
+        _ => format!(
+            "ps_fill_general({ptr}, {r}, {c}, {}, {}, {});",
+            flag(p.has(Prop::LowerTriangular)),
+            flag(p.has(Prop::UpperTriangular)),
+            flag(p.has(Prop::UnitDiagonal))
+        ),
+    }
+}
+
+/// Naive evaluation of an expression: the C value name and whether it is a temporary.
+fn naive(e: &Expr, code: &mut String, tmp: &mut usize) -> (String, bool) {
+    fn new(
+        code: &mut String,
+        tmp: &mut usize,
+        rhs: String,
+        frees: &[&(String, bool)],
+    ) -> (String, bool) {
+        *tmp += 1;
+        let name = format!("t{tmp}");
+        let _ = writeln!(code, "  ps_mat {name} = {rhs};");
+        for (f, is_tmp) in frees {
+            if *is_tmp {
+                let _ = writeln!(code, "  nv_free({f});");
+            }
+        }
+        (name, true)
+    }
+    match e {
+        Expr::Operand(i) => (format!("nv[{i}]"), false),
+        Expr::Add(a, b) | Expr::Sub(a, b) => {
+            let x = naive(a, code, tmp);
+            let y = naive(b, code, tmp);
+            let s = if matches!(e, Expr::Add(..)) {
+                "1.0"
+            } else {
+                "-1.0"
+            };
+            new(
+                code,
+                tmp,
+                format!("nv_add({}, {}, {s})", x.0, y.0),
+                &[&x, &y],
+            )
+        }
+        Expr::Mul(a, b) => {
+            let x = naive(a, code, tmp);
+            let y = naive(b, code, tmp);
+            new(code, tmp, format!("nv_mul({}, {})", x.0, y.0), &[&x, &y])
+        }
+        Expr::Neg(a) => {
+            let x = naive(a, code, tmp);
+            new(code, tmp, format!("nv_scaled({}, -1.0)", x.0), &[&x])
+        }
+        Expr::Trans(a) => {
+            let x = naive(a, code, tmp);
+            new(code, tmp, format!("nv_trans({})", x.0), &[&x])
+        }
+        Expr::Inv(a) => {
+            let x = naive(a, code, tmp);
+            new(code, tmp, format!("nv_inv({})", x.0), &[&x])
+        }
+    }
+}
+
+/// The complete program for `sol` (solved for `p` at its declared sizes).
+pub fn emit(p: &Program, sol: &Solution, opts: &ProgramOptions) -> Result<EmittedProgram, LaError> {
+    if !(opts.tolerance.is_finite() && opts.tolerance > 0.0) {
+        return Err(LaError::Unsupported(
+            "the tolerance must be positive".into(),
+        ));
+    }
+    let q = resize(p, &opts.sizes, opts.scale)?;
+    let env = &sol.lowered.env;
+    let steps = &sol.lowered.steps;
+    let shapes = run_shapes(env, steps, &q)?;
+    let mut em = Emitter::new(env, shapes, opts.backend);
+    let mut seq = String::new();
+    for s in steps {
+        em.step(&mut seq, s)?;
+    }
+    let kernel_names: Vec<&str> = steps
+        .iter()
+        .filter(|s| s.kernel != Kernel::Bind)
+        .map(|s| s.kernel.name())
+        .collect();
+    let nent = env.entities.len();
+    let outputs = q.outputs();
+    let mut src = String::new();
+    let sizes: Vec<String> = q.sizes.iter().map(|(n, v)| format!("{n} = {v}")).collect();
+    let _ = writeln!(
+        src,
+        "/* {}: generated by `polyscan la --emit c` (backend {}, seed {}).\n   Sizes: {}.\n   Build: cc -O2 -march=native prog.c -lm{}; run: ./a.out (exit status 1 when a\n   residual exceeds PS_TOL). -DPS_REPS=n runs the kernel sequence n times (best time);\n   -DPS_NAIVE_BLAS (with -lopenblas) evaluates the formula with OpenBLAS and LAPACK\n   instead of loops; -DPS_NO_NAIVE skips that evaluation. */",
+        opts.title.replace("*/", "* /"),
+        opts.backend.name(),
+        opts.seed,
+        sizes.join(", "),
+        if opts.backend == Backend::Blas { " -lopenblas" } else { "" }
+    );
+    src.push_str(INCLUDES);
+    // The tolerance is a default `-DPS_TOL` can override, like `PS_REPS` below.
+    let _ = writeln!(
+        src,
+        "\n#ifndef PS_TOL\n#define PS_TOL {:e}\n#endif\n",
+        opts.tolerance
+    );
+    src.push_str(RUNTIME);
+    let _ = writeln!(
+        src,
+        "#ifndef PS_REPS\n#define PS_REPS {}\n#endif",
+        opts.repeat.max(1)
+    );
+    if opts.backend == Backend::Blas {
+        src.push_str(BLAS_DECLS);
+    }
+    src.push('\n');
+    src.push_str(codegen::emit_c::HELPERS);
+    em.lib.append_to(&mut src);
+    let _ = writeln!(src, "\nstatic double *ps_v[{}];\n", nent.max(1));
+    let _ = writeln!(
+        src,
+        "/* The kernel sequence. */\nstatic void ps_sequence(void)\n{{"
+    );
+    src.push_str(&seq);
+    let _ = writeln!(src, "}}\n");
+    // Naive evaluation of the formula.
+    let _ = writeln!(
+        src,
+        "/* The formula evaluated directly. */\nstatic void ps_naive(ps_mat *nv)\n{{"
+    );
+    let mut tmp = 0;
+    for a in &q.assignments {
+        let (v, is_tmp) = naive(&a.rhs, &mut src, &mut tmp);
+        if is_tmp {
+            let _ = writeln!(src, "  nv[{}] = {v};", a.lhs);
+        } else {
+            let _ = writeln!(src, "  nv[{}] = nv_copy({v});", a.lhs);
+        }
+    }
+    let _ = writeln!(src, "}}\n");
+    // main
+    let _ = writeln!(src, "int main(void)\n{{");
+    if opts.backend == Backend::Blas {
+        let _ = writeln!(src, "  openblas_set_num_threads(1);");
+    } else {
+        // One thread like the kernel sequence, set before OpenBLAS starts any.
+        let _ = writeln!(
+            src,
+            "#ifdef PS_NAIVE_BLAS\n  openblas_set_num_threads(1);\n#endif"
+        );
+    }
+    let _ = writeln!(src, "  ps_state = {}ull;", opts.seed);
+    for (i, e) in env.entities.iter().enumerate() {
+        let (r, c) = em.shapes[i];
+        let _ = writeln!(src, "  ps_v[{i}] = ps_new({r}, {c}); /* {} */", e.name);
+        let is_input = i < q.operands.len() && !outputs.contains(&i);
+        if is_input || e.kind == Kind::Constant {
+            let (kind, value, props) = if i < q.operands.len() {
+                let o = &q.operands[i];
+                (o.kind, o.value, o.props)
+            } else {
+                (e.kind, e.value, e.props)
+            };
+            let _ = writeln!(
+                src,
+                "  {}",
+                fill(&format!("ps_v[{i}]"), kind, value, props, r, c)
+            );
+        }
+    }
+    let _ = writeln!(
+        src,
+        "  double best = 1e300;\n  for (int rep = 0; rep < PS_REPS; rep++) {{\n    double t0 = ps_now();\n    ps_sequence();\n    double t1 = ps_now() - t0;\n    if (t1 < best) best = t1;\n  }}"
+    );
+    let _ = writeln!(
+        src,
+        "  printf(\"problem: %s\\n\", {});\n  printf(\"backend: %s\\n\", \"{}\");\n  printf(\"sizes: %s\\n\", \"{}\");\n  printf(\"kernels: %s\\n\", \"{}\");\n  printf(\"time kernel sequence: %.6f s (best of %d)\\n\", best, PS_REPS);\n  fflush(stdout);",
+        c_string(&opts.title),
+        opts.backend.name(),
+        sizes.join(", "),
+        kernel_names.join(" ")
+    );
+    // Benchmarks at large sizes may skip the (cubic) naive evaluation.
+    let _ = writeln!(
+        src,
+        "#ifdef PS_NO_NAIVE\n  printf(\"naive evaluation: skipped (PS_NO_NAIVE)\\n\");\n  return 0;\n#else"
+    );
+    let _ = writeln!(src, "  ps_mat nv[{}];", q.operands.len().max(1));
+    for (i, o) in q.operands.iter().enumerate() {
+        let d = if outputs.contains(&i) {
+            "NULL".to_string()
+        } else {
+            format!("ps_v[{i}]")
+        };
+        let _ = writeln!(
+            src,
+            "  nv[{i}].r = {}; nv[{i}].c = {}; nv[{i}].d = {d};",
+            o.rows, o.cols
+        );
+    }
+    let _ = writeln!(
+        src,
+        "  printf(\"naive evaluation: %s\\n\", PS_NAIVE_HOW);\n  double t0 = ps_now();\n  ps_naive(nv);\n  double naive = ps_now() - t0;\n  printf(\"time naive evaluation: %.6f s\\n\", naive);\n  int bad = 0;\n  double r;"
+    );
+    for &o in &outputs {
+        let (r, c) = em.shapes[o];
+        let _ = writeln!(
+            src,
+            "  r = ps_residual(ps_v[{o}], nv[{o}].d, {});\n  printf(\"residual %s: %.3e\\n\", \"{}\", r);\n  if (!(r <= PS_TOL)) bad = 1;",
+            r * c,
+            env.entities[o].name
+        );
+    }
+    let _ = writeln!(
+        src,
+        "  printf(\"tolerance: %.1e (relative Frobenius norm)\\n\", PS_TOL);\n  printf(\"result: %s\\n\", bad ? \"RESIDUAL TOO LARGE\" : \"ok\");\n  return bad;\n#endif\n}}"
+    );
+    Ok(EmittedProgram {
+        source: src,
+        sizes: q.sizes.clone(),
+        realisation: em.realisation,
+    })
+}
+
+fn c_string(s: &str) -> String {
+    let mut o = String::from("\"");
+    for ch in s.chars() {
+        match ch {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            c if c.is_ascii() && !c.is_ascii_control() => o.push(c),
+            _ => o.push('?'),
+        }
+    }
+    o.push('"');
+    o
+}

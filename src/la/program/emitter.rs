@@ -1,0 +1,242 @@
+//! The emitter's state (shapes at the run sizes, back end, included kernels, scratch
+//! names) and what every back end uses: views of entities, scratch copies, zeroing and
+//! symmetrising results.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use super::catalogue::Nest;
+use super::library::Library;
+use super::options::Backend;
+use super::view::{View, V};
+use crate::la::error::LaError;
+use crate::la::infer::transpose_props;
+use crate::la::kernels::Kernel;
+use crate::la::lower::{Alpha, Arg};
+use crate::la::norm::Env;
+use crate::la::properties::{Prop, Props};
+
+pub(super) struct Emitter<'a> {
+    pub(super) env: &'a Env,
+    pub(super) shapes: Vec<(u64, u64)>,
+    pub(super) backend: Backend,
+    pub(super) lib: Library,
+    pub(super) nests: HashMap<Kernel, Nest>,
+    pub(super) scratch: usize,
+    pub(super) realisation: Vec<(String, String)>,
+}
+
+pub(super) fn num(x: f64) -> String {
+    let s = format!("{x:?}");
+    if s.contains('.') || s.contains('e') || s.contains("inf") || s.contains("NaN") {
+        s
+    } else {
+        format!("{s}.0")
+    }
+}
+
+impl<'a> Emitter<'a> {
+    /// An emitter for entities of `env` at the run `shapes`, nothing emitted yet.
+    pub(super) fn new(env: &'a Env, shapes: Vec<(u64, u64)>, backend: Backend) -> Emitter<'a> {
+        Emitter {
+            env,
+            shapes,
+            backend,
+            lib: Library::new(),
+            nests: HashMap::new(),
+            scratch: 0,
+            realisation: Vec::new(),
+        }
+    }
+
+    pub(super) fn ptr(&self, id: usize) -> String {
+        format!("ps_v[{id}]")
+    }
+
+    pub(super) fn base(&self, id: usize) -> V {
+        let (r, c) = self.shapes[id];
+        V {
+            view: View::Base {
+                ptr: self.ptr(id),
+                ld: r,
+            },
+            rows: r,
+            cols: c,
+        }
+    }
+
+    pub(super) fn view(&self, a: Arg) -> V {
+        let v = self.base(a.id);
+        if a.trans {
+            v.t()
+        } else {
+            v
+        }
+    }
+
+    pub(super) fn props(&self, a: Arg) -> Props {
+        let p = self.env.props(a.id);
+        if a.trans {
+            transpose_props(p)
+        } else {
+            p
+        }
+    }
+
+    pub(super) fn is_scalar(&self, a: Arg) -> bool {
+        self.shapes[a.id] == (1, 1)
+    }
+
+    pub(super) fn lower(&self, a: Arg) -> bool {
+        self.props(a).has(Prop::LowerTriangular)
+    }
+
+    pub(super) fn alpha(&self, al: &Alpha) -> String {
+        let mut s = num(al.coef);
+        for &id in &al.scalars {
+            let _ = write!(s, " * {}[0]", self.ptr(id));
+        }
+        s
+    }
+
+    pub(super) fn fresh(&mut self) -> String {
+        self.scratch += 1;
+        format!("ps_s{}", self.scratch)
+    }
+
+    /// Copies view `src` into view `dst` (same shape).
+    pub(super) fn copy(&self, code: &mut String, dst: &V, src: &V) {
+        let _ = writeln!(
+            code,
+            "    for (int64_t ps_c = 0; ps_c < {}; ps_c++)\n      for (int64_t ps_r = 0; ps_r < {}; ps_r++)\n        {} = {};",
+            dst.cols,
+            dst.rows,
+            dst.at("ps_r", "ps_c"),
+            src.at("ps_r", "ps_c")
+        );
+    }
+
+    /// Plain storage for `v`: its own if it is plain (transposed only if `trans_ok`), else
+    /// a scratch copy, freed at the end of the step.
+    pub(super) fn operand(
+        &mut self,
+        code: &mut String,
+        frees: &mut Vec<String>,
+        v: &V,
+        trans_ok: bool,
+    ) -> (String, u64, bool) {
+        if let Some((p, ld, t)) = v.plain() {
+            if !t || trans_ok {
+                return (p, ld, t);
+            }
+        }
+        let s = self.fresh();
+        let _ = writeln!(code, "    double *{s} = ps_new({}, {});", v.rows, v.cols);
+        let dst = V {
+            view: View::Base {
+                ptr: s.clone(),
+                ld: v.rows,
+            },
+            rows: v.rows,
+            cols: v.cols,
+        };
+        self.copy(code, &dst, v);
+        frees.push(s.clone());
+        (s, v.rows, false)
+    }
+
+    /// Plain storage the result is written to; `init` is copied in first (in-place
+    /// kernels). The returned scatter code copies a scratch result back through `v`.
+    pub(super) fn target(
+        &mut self,
+        code: &mut String,
+        frees: &mut Vec<String>,
+        v: &V,
+        init: Option<&V>,
+    ) -> (String, u64, String) {
+        if let Some((p, ld, false)) = v.plain() {
+            if let Some(src) = init {
+                self.copy(code, v, src);
+            }
+            return (p, ld, String::new());
+        }
+        let s = self.fresh();
+        let _ = writeln!(code, "    double *{s} = ps_new({}, {});", v.rows, v.cols);
+        let dst = V {
+            view: View::Base {
+                ptr: s.clone(),
+                ld: v.rows,
+            },
+            rows: v.rows,
+            cols: v.cols,
+        };
+        if let Some(src) = init {
+            self.copy(code, &dst, src);
+        }
+        let mut scatter = String::new();
+        self.copy(&mut scatter, v, &dst);
+        frees.push(s.clone());
+        (s, v.rows, scatter)
+    }
+
+    pub(super) fn zero(&self, code: &mut String, id: usize) {
+        let (r, c) = self.shapes[id];
+        let _ = writeln!(
+            code,
+            "    memset({}, 0, sizeof(double) * {});",
+            self.ptr(id),
+            r * c
+        );
+    }
+
+    /// An upper triangle `t` and a square result `x` tied to it (its inverse, its Gram
+    /// product) as the lower triangle they become with rows and columns reversed.
+    pub(super) fn reversed_unless_lower(lower: bool, t: V, x: V) -> (V, V) {
+        if lower {
+            (t, x)
+        } else {
+            (t.rev(true, true), x.rev(true, true))
+        }
+    }
+
+    /// Triangular forms in lower-triangular shape: an upper triangle reversed in both
+    /// indices is lower, and the other operands' rows are reversed with it.
+    pub(super) fn lowered(t: V, lower: bool, others: Vec<V>) -> (V, Vec<V>) {
+        if lower {
+            (t, others)
+        } else {
+            (
+                t.rev(true, true),
+                others.into_iter().map(|o| o.rev(true, false)).collect(),
+            )
+        }
+    }
+
+    pub(super) fn zero_view(&self, code: &mut String, v: &V) {
+        let _ = writeln!(
+            code,
+            "    for (int64_t ps_c = 0; ps_c < {}; ps_c++)\n      for (int64_t ps_r = 0; ps_r < {}; ps_r++)\n        {} = 0.0;",
+            v.cols,
+            v.rows,
+            v.at("ps_r", "ps_c")
+        );
+    }
+
+    /// `ps_symmetrize` of a square result whose `lower` (else upper) triangle is computed.
+    pub(super) fn symmetrize(code: &mut String, c: &V, lower: bool) -> Result<(), LaError> {
+        let (p, ld, t) = c.plain().ok_or_else(internal)?;
+        // A transposed view of the result has the other triangle computed.
+        let lower = lower != t;
+        let _ = writeln!(
+            code,
+            "    ps_symmetrize({p}, {}, {ld}, {});",
+            c.rows,
+            i32::from(lower)
+        );
+        Ok(())
+    }
+}
+
+pub(super) fn internal() -> LaError {
+    LaError::Unsupported("internal error in the program emitter".into())
+}

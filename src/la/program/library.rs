@@ -1,0 +1,103 @@
+//! The blocked kernels of `crate::kernel` a program includes: emitted on first use, with
+//! the runtime they share with the program's own left out.
+
+use std::fmt::Write as _;
+
+use crate::la::error::LaError;
+use crate::la::kernels::Kernel;
+
+/// The blocked kernels `crate::kernel` emitted for this program, by catalogue kernel.
+pub(super) struct Library {
+    /// Catalogue kernels whose blocked version is included.
+    available: Vec<Kernel>,
+    /// Their C text (shared helpers stripped), in first-use order.
+    chunks: Vec<String>,
+    /// Whether the solvers' shared workspace code is needed.
+    solver: bool,
+}
+
+/// Catalogue kernels whose `polyscan_d*` argument conventions this module knows.
+const CALLABLE: [Kernel; 10] = [
+    Kernel::Gemm,
+    Kernel::Syrk,
+    Kernel::Symm,
+    Kernel::Trmm,
+    Kernel::Gemv,
+    Kernel::Trsm,
+    Kernel::Trsv,
+    Kernel::Potrf,
+    Kernel::Getrf,
+    Kernel::Trtri,
+];
+
+impl Library {
+    pub(super) fn new() -> Library {
+        Library {
+            available: Vec::new(),
+            chunks: Vec::new(),
+            solver: false,
+        }
+    }
+
+    /// Whether `kernel` can be called from the generated library (emitting it on first
+    /// use); `BadInput` from the emitter (a name it does not take) means "not available".
+    pub(super) fn has(&mut self, kernel: Kernel) -> Result<bool, LaError> {
+        if self.available.contains(&kernel) {
+            return Ok(true);
+        }
+        if !CALLABLE.contains(&kernel) {
+            return Ok(false);
+        }
+        let blas = match crate::kernel::Blas::parse(kernel.name()) {
+            Ok(b) => b,
+            Err(crate::kernel::KernelError::BadInput(_)) => return Ok(false),
+            Err(e) => return Err(LaError::Unsupported(e.to_string())),
+        };
+        let req = crate::kernel::Request::new(blas);
+        let text = match crate::kernel::emit(&req) {
+            Ok(t) => t,
+            Err(crate::kernel::KernelError::BadInput(_)) => return Ok(false),
+            Err(e) => return Err(LaError::Unsupported(e.to_string())),
+        };
+        // The shared helpers are printed once at the top of the program. `crate::kernel`
+        // only emits whole files, runtime included, so it is cut out of the text here.
+        let mut text = text.replacen(codegen::emit_c::HELPERS, "", 1);
+        text = text.replacen(&crate::kernel::runtime::common(), "", 1);
+        let solver = crate::kernel::runtime::solver();
+        if text.contains(&solver) {
+            text = text.replacen(&solver, "", 1);
+            self.solver = true;
+        }
+        let mut undefs = String::new();
+        for line in text.lines() {
+            if let Some(rest) = line.trim_start().strip_prefix("#define ") {
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if name != "PS_MR" && name != "PS_NR" {
+                    let _ = writeln!(undefs, "#undef {name}");
+                }
+            }
+        }
+        text.push_str(&undefs);
+        self.chunks.push(text);
+        self.available.push(kernel);
+        Ok(true)
+    }
+
+    /// The included kernels after the runtime they share; nothing when none is included.
+    pub(super) fn append_to(&self, src: &mut String) {
+        if !self.chunks.is_empty() {
+            src.push('\n');
+            src.push_str(&crate::kernel::runtime::common());
+            if self.solver {
+                src.push_str(&crate::kernel::runtime::solver());
+            }
+            for c in &self.chunks {
+                src.push('\n');
+                src.push_str(c);
+            }
+        }
+    }
+}
