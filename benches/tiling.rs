@@ -5,47 +5,41 @@
 //!
 //! Run: `cargo bench --bench tiling` (add words to run only matching cases).
 
-use polyscan::cli::gen::{emit, generate_file, Choices, Emit, Engine, Limits};
-use polyscan::cli::tile::{TileFlags, TileOrderArg};
+use codegen::input::parse_problem;
+use codegen::{Pipeline, TileOrder, Tiling};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-fn flags(path: &Path, sizes: Option<&str>, order: TileOrderArg) -> TileFlags {
+/// The tiling a file's header asks for (`# tile-shape:`, `# tile-sizes:`), with `sizes`
+/// instead of the header's sizes when given.
+fn tiling(path: &Path, sizes: Option<&str>, order: TileOrder) -> Option<Tiling> {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let header = |key: &str| {
         text.lines()
             .find_map(|l| l.strip_prefix(key).map(|s| s.trim().to_string()))
     };
-    TileFlags {
-        tile_shape: header("# tile-shape:"),
-        tile_sizes: sizes
+    Some(Tiling {
+        shape: header("# tile-shape:"),
+        sizes: sizes
             .map(str::to_string)
-            .or_else(|| header("# tile-sizes:")),
-        tile_order: order,
-        no_separate: false,
-    }
+            .or_else(|| header("# tile-sizes:"))?,
+        order,
+        separate_full: true,
+    })
 }
 
 /// Median, min, max in milliseconds and the number of runs, or `None` on an error.
-fn measure(path: &Path, tiling: TileFlags) -> Option<(f64, f64, f64, usize)> {
-    let choices = Choices {
-        order: None,
-        context: None,
-        convex: false,
-        tiling,
-        engine: Engine::Auto,
-        separate: false,
-    };
-    let limits = Limits {
-        timeout: None,
-        max_cells: None,
-    };
+fn measure(path: &Path, tiling: Tiling) -> Option<(f64, f64, f64, usize)> {
     let mut times = Vec::new();
     let started = Instant::now();
     while times.len() < 5 || (started.elapsed() < Duration::from_secs(1) && times.len() < 500) {
         let t = Instant::now();
-        let out = generate_file(path, &choices, limits).ok()?;
-        emit(&out.g, Emit::C).ok()?;
+        // The whole of `polyscan gen`: read, parse, tile, scan, print C.
+        let text = std::fs::read_to_string(path).ok()?;
+        let problem = parse_problem(&text).ok()?;
+        let out = Pipeline::new(problem).tiling(tiling.clone()).run().ok()?;
+        let g = &out.generated;
+        g.emitter().fragment(&g.nodes).ok()?;
         times.push(t.elapsed().as_secs_f64() * 1e3);
         if started.elapsed() > Duration::from_secs(20) {
             break;
@@ -89,23 +83,22 @@ fn main() {
         if !filter.is_empty() && !filter.iter().any(|f| name.contains(f.as_str())) {
             continue;
         }
-        let dims = flags(&path, None, TileOrderArg::Outside)
-            .tile_sizes
-            .map_or(0, |s| s.split(',').count());
+        let dims =
+            tiling(&path, None, TileOrder::TilesOutside).map_or(0, |t| t.sizes.split(',').count());
         let fixed = ["4", "3", "2"][..dims.min(3)].join(",");
         let variants = [
-            ("parametric", None, TileOrderArg::Outside, "tiles outside"),
-            ("parametric", None, TileOrderArg::Interleaved, "interleaved"),
+            ("parametric", None, TileOrder::TilesOutside, "tiles outside"),
+            ("parametric", None, TileOrder::Interleaved, "interleaved"),
             (
                 "fixed",
                 Some(fixed.as_str()),
-                TileOrderArg::Outside,
+                TileOrder::TilesOutside,
                 "tiles outside",
             ),
         ];
         for (kind, sizes, order, label) in variants {
             let sizes_text = sizes.map_or(kind.to_string(), |s| format!("{kind} {s}"));
-            match measure(&path, flags(&path, sizes, order)) {
+            match tiling(&path, sizes, order).and_then(|t| measure(&path, t)) {
                 Some((med, min, max, runs)) => println!(
                     "| {name} | {sizes_text} | {label} | {med:.3} ms | {min:.3} ms | {max:.3} ms | {runs} |"
                 ),

@@ -268,7 +268,11 @@ fn cad_lines_follow_the_decomposition() {
     use polyscan::plot::Window;
     let p = problem("seed/nonconvex2.pset");
     let stats = cad::LiftStats::default();
-    let g = generate(&p, &GenOptions::default(), &stats).expect("generates");
+    let cad = GenOptions {
+        linear: false,
+        ..GenOptions::default()
+    };
+    let g = generate(&p, &cad, &stats).expect("generates");
     let cad = g.cad.expect("a CAD behind the code");
     let w = Window {
         x0: 0.0,

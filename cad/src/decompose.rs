@@ -45,6 +45,18 @@ impl Cad {
         nvars: usize,
         stats: &LiftStats,
     ) -> Result<Cad, CadError> {
+        Cad::with_limits(formulas, pruning, nvars, stats, &crate::Limits::none())
+    }
+
+    /// As [`Cad::new`], stopping with [`CadError::Limit`] when projection or lifting
+    /// reaches `limits`.
+    pub fn with_limits(
+        formulas: Vec<Formula>,
+        pruning: Vec<Formula>,
+        nvars: usize,
+        stats: &LiftStats,
+        limits: &crate::Limits,
+    ) -> Result<Cad, CadError> {
         let mut polys: Vec<Poly> = Vec::new();
         for f in formulas.iter().chain(&pruning) {
             for p in f.polynomials() {
@@ -63,13 +75,14 @@ impl Cad {
         let mut full_polys: Vec<Poly> = Vec::new();
         let max_restarts = 8 + polys.len();
         for restarts in 0..=max_restarts {
-            let projection = Projection::until(&polys, nvars, &full_polys, stats.deadline)?;
+            let projection = Projection::until(&polys, nvars, &full_polys, limits)?;
             let full: Vec<Vec<bool>> = projection
                 .levels
                 .iter()
                 .map(|l| l.iter().map(|p| full_polys.contains(p)).collect())
                 .collect();
-            let lifter = Lifter::new(&projection.levels, &full, &formulas, &pruning, stats);
+            let lifter = Lifter::new(&projection.levels, &full, &formulas, &pruning, stats)
+                .with_limits(*limits);
             match lifter.lift()? {
                 LiftOutcome::Tree(cells) => {
                     return Ok(Cad {

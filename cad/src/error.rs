@@ -40,5 +40,5 @@ pub enum CadError {
     Invariant(&'static str),
     /// A cell count or time limit set by the caller was reached.
     #[error("resource limit: {0}")]
-    Limit(String),
+    Limit(#[from] crate::StopReason),
 }

@@ -13,6 +13,7 @@ mod error;
 mod float_interval;
 mod interval;
 mod isolate;
+mod limits;
 mod sign;
 mod upoly;
 
@@ -22,6 +23,7 @@ pub use interval::Interval;
 pub use isolate::{
     count_roots, isolate_roots, isolate_roots_in, refine_root, root_bound, RootInterval,
 };
+pub use limits::{Limits, StopReason};
 pub use sign::{sign_at, SignCounts, SignStats};
 pub use upoly::UPoly;
 

@@ -93,10 +93,6 @@ pub struct LiftStats {
     /// Defining polynomials replaced by an irreducible factor to lift over a tower.
     pub minimal_polys: AtomicU64,
     pub signs: SignStats,
-    /// Stop with [`CadError::Limit`] after this many cells.
-    pub max_cells: Option<u64>,
-    /// Stop with [`CadError::Limit`] after this instant.
-    pub deadline: Option<std::time::Instant>,
 }
 
 /// Result of lifting: a tree, or the polynomials that invalidate Brown's projection.
@@ -119,6 +115,8 @@ pub struct Lifter<'a> {
     /// prune.
     pub pruning: &'a [Formula],
     pub stats: &'a LiftStats,
+    /// Where lifting stops early (none by default; see [`Lifter::with_limits`]).
+    pub limits: crate::Limits,
     /// Every polynomial of the formulas and pruning constraints, with the basis
     /// polynomials (level, index) that divide it: on a section of one of those it is 0
     /// with no arithmetic at all. Built once, since lifting asks at every section.
@@ -195,10 +193,16 @@ impl<'a> Lifter<'a> {
             formulas,
             pruning,
             stats,
+            limits: crate::Limits::none(),
             divisors,
             atom_ids,
             roots_memo: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The same lifter, stopping with [`CadError::Limit`] at `limits`.
+    pub fn with_limits(self, limits: crate::Limits) -> Lifter<'a> {
+        Lifter { limits, ..self }
     }
 
     /// Builds the tree over the whole space.
@@ -366,19 +370,10 @@ impl<'a> Lifter<'a> {
         nullified: &mut Vec<(usize, usize)>,
     ) -> Result<Cell, CadError> {
         let made = self.stats.cells.fetch_add(1, Relaxed) + 1;
-        if let Some(m) = self.stats.max_cells.filter(|&m| made > m) {
-            return Err(CadError::Limit(format!(
-                "more than {m} cells (--max-cells)"
-            )));
-        }
+        self.limits.check_cells(made)?;
         // Checking the clock every 64 cells keeps the cost negligible.
-        if made.is_multiple_of(64)
-            && self
-                .stats
-                .deadline
-                .is_some_and(|d| std::time::Instant::now() > d)
-        {
-            return Err(CadError::Limit("time limit reached (--timeout)".into()));
+        if made.is_multiple_of(64) {
+            self.limits.check_time()?;
         }
         let level = prefix.len();
         let mut cell = Cell {

@@ -11,7 +11,6 @@
 
 use crate::error::CadError;
 use polys::{square_free_basis, Poly};
-use std::time::Instant;
 
 /// Which coefficients a polynomial contributes to the projection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -60,27 +59,23 @@ impl Projection {
     /// ```
     pub fn new(polys: &[Poly], nvars: usize, full: &[Poly]) -> Projection {
         // Without a deadline nothing can stop the projection early.
-        Projection::until(polys, nvars, full, None).unwrap_or_default()
+        Projection::until(polys, nvars, full, &crate::Limits::none()).unwrap_or_default()
     }
 
-    /// As [`Projection::new`], but gives up with [`CadError::Limit`] once `deadline` has
-    /// passed (checked between resultants, discriminants and bases: one of them that
+    /// As [`Projection::new`], but gives up with [`CadError::Limit`] once the deadline of
+    /// `limits` has passed (checked between resultants, discriminants and bases: one of them that
     /// takes longer by itself still runs to its end).
     pub fn until(
         polys: &[Poly],
         nvars: usize,
         full: &[Poly],
-        deadline: Option<Instant>,
+        limits: &crate::Limits,
     ) -> Result<Projection, CadError> {
-        let late = || deadline.is_some_and(|d| Instant::now() > d);
-        let over = || CadError::Limit("time limit reached during projection (--timeout)".into());
         let mut stats = ProjectionStats::default();
         let mut levels = vec![Vec::new(); nvars];
         let mut pending: Vec<Poly> = polys.iter().filter(|p| !p.is_constant()).cloned().collect();
         for k in (0..nvars).rev() {
-            if late() {
-                return Err(over());
-            }
+            limits.check_time()?;
             let basis = square_free_basis(&pending);
             let mut lower = Vec::new();
             for b in basis {
@@ -99,8 +94,7 @@ impl Projection {
                     Operator::Brown
                 }
             };
-            let projected = project_level(&levels[k], k, &op, &mut stats, &late);
-            lower.extend(projected.ok_or_else(over)?);
+            lower.extend(project_level(&levels[k], k, &op, &mut stats, limits)?);
             pending = lower.into_iter().filter(|p| !p.is_constant()).collect();
         }
         Ok(Projection { levels, stats })
@@ -122,17 +116,19 @@ fn project_level(
     k: usize,
     op: &impl Fn(&Poly) -> Operator,
     stats: &mut ProjectionStats,
-    late: &impl Fn() -> bool,
-) -> Option<Vec<Poly>> {
+    limits: &crate::Limits,
+) -> Result<Vec<Poly>, crate::StopReason> {
     let mut out = Vec::new();
     // Over the last level every projection polynomial (leading coefficient, coefficient,
     // discriminant, resultant of polynomials in x_0 alone) is a constant, and constants
     // are dropped: they are counted, not computed.
     let constants_only = k == 0;
+    // Asked inside the remainder sequences too: one resultant can take a minute.
+    let late = || limits.check_time().is_err();
+    let timed_out =
+        || crate::StopReason::TimeLimit(limits.deadline.map(|d| d.1).unwrap_or_default());
     for (i, f) in basis.iter().enumerate() {
-        if late() {
-            return None;
-        }
+        limits.check_time()?;
         match op(f) {
             Operator::Brown => {
                 if !constants_only {
@@ -149,23 +145,21 @@ fn project_level(
         if f.degree(k) >= 2 {
             stats.discriminants += 1;
             if !constants_only {
-                out.push(f.discriminant(k));
+                out.push(f.discriminant_until(k, &late).ok_or_else(timed_out)?);
             }
         } else {
             stats.affine += 1;
         }
         for g in &basis[i + 1..] {
-            if late() {
-                return None;
-            }
+            limits.check_time()?;
             stats.resultants += 1;
             if !constants_only {
-                out.push(f.resultant(g, k));
+                out.push(f.resultant_until(g, k, &late).ok_or_else(timed_out)?);
             }
         }
     }
     out.retain(|p| !p.is_constant());
-    Some(out)
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -188,6 +182,15 @@ mod tests {
         assert_eq!(p.levels[1].len(), 3);
     }
 
+    use std::time::Instant;
+
+    fn limits_until(at: Instant) -> crate::Limits {
+        crate::Limits {
+            max_cells: None,
+            deadline: Some((at, std::time::Duration::ZERO)),
+        }
+    }
+
     #[test]
     fn a_passed_deadline_stops_the_projection() {
         let mut v = Vars::from_names(["x", "y"]);
@@ -200,12 +203,12 @@ mod tests {
             .checked_sub(std::time::Duration::from_millis(1))
             .unwrap_or(now);
         assert!(matches!(
-            Projection::until(&ps, 2, &[], Some(past)),
+            Projection::until(&ps, 2, &[], &limits_until(past)),
             Err(CadError::Limit(_))
         ));
         let later = now + std::time::Duration::from_secs(3600);
         assert_eq!(
-            Projection::until(&ps, 2, &[], Some(later)).map(|p| p.len()),
+            Projection::until(&ps, 2, &[], &limits_until(later)).map(|p| p.len()),
             Ok(Projection::new(&ps, 2, &[]).len())
         );
     }

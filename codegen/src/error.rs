@@ -26,6 +26,17 @@ pub enum GenError {
     Order(String),
     #[error("tiling: {0}")]
     Tiling(String),
+    /// A cell or time limit of the caller was reached.
     #[error("resource limit: {0}")]
-    Limit(String),
+    Stopped(#[from] cad::StopReason),
+}
+
+impl GenError {
+    /// Why generation stopped early, when a limit (not the input) ended it.
+    pub fn stop_reason(&self) -> Option<cad::StopReason> {
+        match self {
+            GenError::Stopped(r) | GenError::Cad(CadError::Limit(r)) => Some(*r),
+            _ => None,
+        }
+    }
 }

@@ -12,8 +12,9 @@ use cad::formula::{Atom, Formula, Rel};
 use cad::{Cad, LiftStats};
 use polys::{Poly, Vars};
 
-/// Choices of `polyscan gen`.
-#[derive(Clone, Debug, Default)]
+/// Choices of `polyscan gen`; the defaults are the command's (the scanners where they
+/// apply, the compact shape, no limit).
+#[derive(Clone, Debug)]
 pub struct GenOptions {
     /// Iterator names, outermost first (a permutation of the statements' positions), or
     /// the single word `brown` for Brown's heuristic; `None`: file order.
@@ -45,6 +46,26 @@ pub struct GenOptions {
     /// (one loop per variable from the max of its lower to the min of its upper bounds,
     /// see `intervals`).
     pub separate: bool,
+    /// Where the decomposition and the lowering stop early.
+    pub limits: cad::Limits,
+}
+
+impl Default for GenOptions {
+    fn default() -> GenOptions {
+        GenOptions {
+            order: None,
+            context: None,
+            convex: false,
+            pruning: Vec::new(),
+            calls: None,
+            linear: true,
+            separation: None,
+            clamp: None,
+            raw: false,
+            separate: false,
+            limits: cad::Limits::none(),
+        }
+    }
 }
 
 /// A generated program and what it was generated from.
@@ -90,8 +111,10 @@ impl Generated {
 /// use codegen::{generate, input::parse_problem, GenOptions};
 /// use cad::LiftStats;
 /// let p = parse_problem("{ T[x, y] : 1 <= x <= 7 and 1 <= y <= 9 and (y - 4)^2 - 3x + 12 >= 0 }").unwrap();
-/// let g = generate(&p, &GenOptions::default(), &LiftStats::default()).unwrap();
-/// assert_eq!(codegen::ast::shape(&g.nodes).loops, 5); // Listing 2.3: two x-loops, three y-loops
+/// // The CAD's cells, as Listing 2.3 of the seed thesis has them: two x-loops, three y-loops.
+/// let cad = GenOptions { linear: false, ..GenOptions::default() };
+/// let g = generate(&p, &cad, &LiftStats::default()).unwrap();
+/// assert_eq!(codegen::ast::shape(&g.nodes).loops, 5);
 /// ```
 pub fn generate(
     problem: &Problem,
@@ -221,6 +244,7 @@ pub fn generate(
             context: &context,
             calls: &call_exprs,
             separation: separation.as_ref(),
+            limits: &opts.limits,
         };
         if opts.linear && (tiled || affine) {
             // Unions of polyhedra (statements, disjunctions, `!=`, schedules) first; single
@@ -287,7 +311,13 @@ pub fn generate(
         // (as pruning formulas that always hold) and the decomposition is redone.
         let mut separators: Vec<Poly> = Vec::new();
         let (cad, nodes) = loop {
-            let cad = Cad::new(formulas.clone(), pruning.clone(), first_iter + depth, stats)?;
+            let cad = Cad::with_limits(
+                formulas.clone(),
+                pruning.clone(),
+                first_iter + depth,
+                stats,
+                &opts.limits,
+            )?;
             let lowered = Lowering {
                 cad: &cad,
                 nparams,
@@ -295,6 +325,7 @@ pub fn generate(
                 stats: &stats.signs,
                 convex,
                 stmt_args: &stmt_args,
+                limits: &opts.limits,
             }
             .lower();
             match lowered {

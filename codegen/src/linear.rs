@@ -124,6 +124,8 @@ pub struct LinearInput<'a> {
     pub context: &'a [Formula],
     pub calls: &'a [Vec<Expr>],
     pub separation: Option<&'a Separation>,
+    /// The caller's limits: the scanners check the time as they go.
+    pub limits: &'a cad::Limits,
 }
 
 impl LinearInput<'_> {
@@ -150,6 +152,7 @@ impl LinearInput<'_> {
 /// Loops for the input, or `None` when some constraint is not linear in a loop variable
 /// with a coefficient of known sign (the caller then uses the CAD).
 pub fn scan(input: &LinearInput) -> Result<Option<Vec<Node>>, GenError> {
+    input.limits.check_time()?;
     let nvars = input.vars.len();
     let np = input.nparams;
     let context = match input.context_constraints() {

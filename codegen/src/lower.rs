@@ -41,6 +41,8 @@ pub struct Lowering<'a> {
     pub convex: bool,
     /// Per statement: the loop variable holding each of its iterators.
     pub stmt_args: &'a [Vec<usize>],
+    /// The caller's limits: lowering checks the time once per stack.
+    pub limits: &'a cad::Limits,
 }
 
 /// One end of a cell's integer range: `None` where unbounded. A bound that cannot be
@@ -131,6 +133,7 @@ impl Lowering<'_> {
         prefix: &mut Vec<Algebraic>,
         zero_dim: bool,
     ) -> Result<Vec<Node>, GenError> {
+        self.limits.check_time()?;
         let k = prefix.len();
         let mut nroots = vec![0usize; self.cad.projection.levels[k].len()];
         for c in cells {

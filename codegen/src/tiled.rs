@@ -125,6 +125,8 @@ pub fn generate_clamped(
         context: opts.context.clone(),
         convex: opts.convex,
         raw: true,
+        linear: false,
+        limits: opts.limits,
         ..GenOptions::default()
     };
     let points = generate(problem, &raw, stats)?;

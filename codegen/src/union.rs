@@ -162,6 +162,9 @@ impl Scanner<'_> {
     /// The loops of variable `v` and everything inside, for the active polyhedra, where
     /// `ctx` (over variables `< v`) holds.
     fn level(&self, v: usize, ctx: &[Con], active: Vec<Active>) -> Option<Vec<Node>> {
+        // Out of time: give up like on any input the scanner does not take; the CAD that
+        // would come next stops at once with the reason.
+        self.input.limits.check_time().ok()?;
         if v == self.nvars {
             let mut active = active;
             active.sort_by_key(|a| (self.items[a.item].stmt, a.item));

@@ -166,16 +166,13 @@ fn regressions_match_brute_force() {
         let problem = parse_problem(&src).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         // Both engines where the linear scanner applies (the CLI uses it by default).
         for linear in [false, true] {
+            // A limit, so that a regression that makes a file slow fails instead of hanging.
             let opts = GenOptions {
                 linear,
+                limits: cad::Limits::new(None, Some(60.0)),
                 ..GenOptions::default()
             };
-            // A limit, so that a regression that makes a file slow fails instead of hanging.
-            let stats = LiftStats {
-                deadline: Some(Instant::now() + std::time::Duration::from_secs(60)),
-                ..LiftStats::default()
-            };
-            let g = generate(&problem, &opts, &stats)
+            let g = generate(&problem, &opts, &LiftStats::default())
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             let prog = compile(&g).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             for params in param_grid(&src, g.nparams) {

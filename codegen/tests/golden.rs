@@ -28,7 +28,12 @@ fn seed_examples_match_golden_files() {
     for path in entries {
         let src = std::fs::read_to_string(&path).unwrap();
         let problem = parse_problem(&src).unwrap();
-        let g = generate(&problem, &GenOptions::default(), &LiftStats::default()).unwrap();
+        // The CAD's cells: what these files are for reviewing.
+        let cad = GenOptions {
+            linear: false,
+            ..GenOptions::default()
+        };
+        let g = generate(&problem, &cad, &LiftStats::default()).unwrap();
         let text = fragment(&g);
         let golden = root
             .join("tests/golden")

@@ -273,12 +273,11 @@ fn check_union(seed: u64, verbose: bool) -> Result<bool, String> {
     }
     // Where the scanner declines, the CAD may take long: bounded here, skipped then.
     let problem = parse_problem(&text).map_err(|e| format!("seed {seed}: {e}"))?;
-    let stats = LiftStats {
-        max_cells: Some(20_000),
-        deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(2)),
-        ..LiftStats::default()
+    let opts = GenOptions {
+        limits: cad::Limits::new(Some(20_000), Some(2.0)),
+        ..linear()
     };
-    let g = match generate(&problem, &linear(), &stats) {
+    let g = match generate(&problem, &opts, &LiftStats::default()) {
         Ok(g) => g,
         Err(_) => return Ok(false),
     };

@@ -23,17 +23,30 @@ fn trim<C: Coeff>(a: &mut Dense<C>) {
 /// Pseudo-remainder on dense lists: `lc(b)^(deg a - deg b + 1) * a mod b` (`a` itself when
 /// `deg a < deg b`).
 fn prem_dense<C: Coeff>(a: &Dense<C>, b: &Dense<C>) -> Dense<C> {
+    prem_dense_until(a, b, &|| false).expect("never stopped")
+}
+
+/// [`prem_dense`], or `None` as soon as `stop()` says so (asked once per eliminated
+/// degree: one such step of a CAD's resultant can take seconds).
+fn prem_dense_until<C: Coeff>(
+    a: &Dense<C>,
+    b: &Dense<C>,
+    stop: &dyn Fn() -> bool,
+) -> Option<Dense<C>> {
     let mut a = a.clone();
     if b.is_empty() {
-        return a;
+        return Some(a);
     }
     if a.len() < b.len() {
-        return a;
+        return Some(a);
     }
     let db = b.len() - 1;
     let lcb = &b[db];
     let mut e = (a.len() - b.len() + 1) as u32;
     while !a.is_empty() && a.len() >= b.len() {
+        if stop() {
+            return None;
+        }
         let da = a.len() - 1;
         let lca = a[da].clone();
         for c in a.iter_mut().take(da) {
@@ -53,7 +66,7 @@ fn prem_dense<C: Coeff>(a: &Dense<C>, b: &Dense<C>) -> Dense<C> {
             *c = c.mul(&f);
         }
     }
-    a
+    Some(a)
 }
 
 /// `(a1, a0)` when `p = a1 var + a0` with integers `a1 != 0` and `a0`.
@@ -124,16 +137,25 @@ impl<C: Coeff> Prs<C> {
         }
     }
 
-    /// One step; returns the new remainder (already divided), which may be zero.
-    fn step(&mut self) -> &Dense<C> {
+    /// One step; returns the new remainder (already divided), which may be zero, or
+    /// `None` when `stop()` interrupted it (the state is then unchanged).
+    fn step(&mut self, stop: &dyn Fn() -> bool) -> Option<&Dense<C>> {
         let (da, db) = (self.a.len() - 1, self.b.len() - 1);
         let delta = (da - db) as u32;
+        let r = prem_dense_until(&self.a, &self.b, stop)?;
         if da % 2 == 1 && db % 2 == 1 {
             self.sign = -self.sign;
         }
-        let r = prem_dense(&self.a, &self.b);
         let divisor = self.g.mul(&self.h.pow(delta));
-        let r: Dense<C> = r.iter().map(|c| exact(c, &divisor)).collect();
+        let mut divided: Dense<C> = Vec::with_capacity(r.len());
+        for c in &r {
+            // Each exact division of a large coefficient can take as long as a step.
+            if stop() {
+                return None;
+            }
+            divided.push(exact(c, &divisor));
+        }
+        let r = divided;
         self.a = std::mem::replace(&mut self.b, r);
         self.g = self.a.last().cloned().unwrap_or_else(Poly::zero);
         self.h = match delta {
@@ -141,7 +163,7 @@ impl<C: Coeff> Prs<C> {
             1 => self.g.clone(),
             _ => exact(&self.g.pow(delta), &self.h.pow(delta - 1)),
         };
-        &self.b
+        Some(&self.b)
     }
 }
 
@@ -172,7 +194,7 @@ impl<C: Coeff> Poly<C> {
         }
         let mut prs = Prs::new(a, b);
         loop {
-            let r = prs.step();
+            let r = prs.step(&|| false).expect("never stopped");
             if r.is_empty() {
                 return out;
             }
@@ -187,30 +209,43 @@ impl<C: Coeff> Poly<C> {
     /// Sylvester matrix, `f` rows first). Zero exactly when the two share a factor of
     /// positive degree in `var`, or both leading coefficients vanish.
     pub fn resultant(&self, g: &Poly<C>, var: usize) -> Poly<C> {
+        self.resultant_until(g, var, &|| false)
+            .expect("never stopped")
+    }
+
+    /// [`Poly::resultant`], or `None` as soon as `stop()` says so: asked between the steps
+    /// of the remainder sequence, so that a caller with a deadline is not held for the
+    /// whole of a large resultant.
+    pub fn resultant_until(
+        &self,
+        g: &Poly<C>,
+        var: usize,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Poly<C>> {
         if self.is_zero() || g.is_zero() {
-            return Poly::zero();
+            return Some(Poly::zero());
         }
         // A bound like `y - 10` (integer coefficients, linear in var): the sum below
         // straight from the other polynomial's terms, without coefficient lists.
         if let Some((a1, a0)) = linear_integer(self, var) {
-            return res_linear_integer(&a1, &a0, g, var);
+            return Some(res_linear_integer(&a1, &a0, g, var));
         }
         if let Some((a1, a0)) = linear_integer(g, var) {
             let r = res_linear_integer(&a1, &a0, self, var);
             // Res(f, g) = (-1)^(deg f * deg g) Res(g, f), deg g = 1.
-            return if self.degree(var) % 2 == 1 {
+            return Some(if self.degree(var) % 2 == 1 {
                 r.neg()
             } else {
                 r
-            };
+            });
         }
         let (mut a, mut b) = (self.coeffs(var), g.coeffs(var));
         let (m, n) = (a.len() - 1, b.len() - 1);
         if n == 0 {
-            return b[0].pow(m as u32);
+            return Some(b[0].pow(m as u32));
         }
         if m == 0 {
-            return a[0].pow(n as u32);
+            return Some(a[0].pow(n as u32));
         }
         // A factor of degree 1 (bounds like `y - 10` meet every other constraint in CAD
         // projection): Res(a1 y + a0, g) = sum b_i (-a0)^i a1^(n-i), one Horner pass
@@ -232,11 +267,11 @@ impl<C: Coeff> Poly<C> {
                     a1_pow = a1_pow.mul(&f[1]);
                 }
             }
-            return if swapped && k % 2 == 1 {
+            return Some(if swapped && k % 2 == 1 {
                 acc.neg()
             } else {
                 acc
-            };
+            });
         }
         if m == 2 && n == 2 {
             // Two quadratics (circles and parabolas meet in CAD projection): the Sylvester
@@ -244,7 +279,7 @@ impl<C: Coeff> Poly<C> {
             // (the Bezout form), with no remainder sequence and no divisions.
             let cross = |i: usize, j: usize| a[i].mul(&b[j]).sub(&a[j].mul(&b[i]));
             let (c20, c21, c10) = (cross(2, 0), cross(2, 1), cross(1, 0));
-            return c20.mul(&c20).sub(&c21.mul(&c10));
+            return Some(c20.mul(&c20).sub(&c21.mul(&c10)));
         }
         let mut sign = 1;
         if m < n {
@@ -255,9 +290,9 @@ impl<C: Coeff> Poly<C> {
         }
         let mut prs = Prs::new(a, b);
         loop {
-            let r = prs.step();
+            let r = prs.step(stop)?;
             if r.is_empty() {
-                return Poly::zero();
+                return Some(Poly::zero());
             }
             if r.len() == 1 {
                 break;
@@ -270,11 +305,7 @@ impl<C: Coeff> Poly<C> {
         } else {
             exact(&lb.pow(da), &prs.h.pow(da - 1))
         };
-        if sign * prs.sign < 0 {
-            h.neg()
-        } else {
-            h
-        }
+        Some(if sign * prs.sign < 0 { h.neg() } else { h })
     }
 
     /// The discriminant of `self` in `var`:
@@ -287,24 +318,31 @@ impl<C: Coeff> Poly<C> {
     /// assert_eq!(f.discriminant(2).to_text(&v), "-4*c + b^2");
     /// ```
     pub fn discriminant(&self, var: usize) -> Poly<C> {
+        self.discriminant_until(var, &|| false)
+            .expect("never stopped")
+    }
+
+    /// [`Poly::discriminant`], or `None` as soon as `stop()` says so (see
+    /// [`Poly::resultant_until`]).
+    pub fn discriminant_until(&self, var: usize, stop: &dyn Fn() -> bool) -> Option<Poly<C>> {
         let m = self.degree(var);
         if m < 2 {
-            return Poly::one();
+            return Some(Poly::one());
         }
         if m == 2 {
             // f = a x^2 + b x + c: res(f, f') = a (4ac - b^2), so the formula gives b^2 - 4ac
             // (no remainder sequence, no division by a).
             let cs = self.coeffs(var);
             let (c, b, a) = (&cs[0], &cs[1], &cs[2]);
-            return b.mul(b).sub(&a.mul(c).scale(&C::from_i64(4)));
+            return Some(b.mul(b).sub(&a.mul(c).scale(&C::from_i64(4))));
         }
-        let r = self.resultant(&self.derivative(var), var);
+        let r = self.resultant_until(&self.derivative(var), var, stop)?;
         let d = exact(&r, &self.lc(var));
-        if (m * (m - 1) / 2) % 2 == 1 {
+        Some(if (m * (m - 1) / 2) % 2 == 1 {
             d.neg()
         } else {
             d
-        }
+        })
     }
 
     /// Principal subresultant coefficients `psc_j(self, g)` in `var` for

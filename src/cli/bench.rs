@@ -16,12 +16,12 @@
 //! programs visited the same instances.
 
 use super::compare::{compare_source, CompareOptions, Report};
-use super::gen::{gen_diagnostic, input_diagnostic, write_atomically, Limits};
+use super::gen::{input_diagnostic, pipeline_diagnostic, write_atomically, Limits};
 use super::tile::TileFlags;
 use super::{Diagnostic, ExitCode};
 use clap::Args;
 use codegen::input::{parse_problem, Problem};
-use codegen::{generate, GenOptions, Generated};
+use codegen::{Generated, Pipeline, Shape};
 use std::fmt::Write as _;
 use std::io::Read;
 use std::path::PathBuf;
@@ -240,20 +240,19 @@ fn generate_case(
     separate: bool,
 ) -> Result<Generated, Diagnostic> {
     let p = parse_problem(src).map_err(|e| input_diagnostic(name, &e))?;
-    let tiled = flags.apply(&p)?;
-    let mut opts = GenOptions {
-        linear: true,
-        separate,
-        ..GenOptions::default()
-    };
-    if let Some(t) = &tiled {
-        opts.calls = Some(t.calls.clone());
-        opts.pruning = t.pruning.clone();
-        opts.separation = t.separation.clone();
-        opts.clamp = t.clamp.clone();
+    let mut pipeline = Pipeline::new(p).shape(if separate {
+        Shape::Separate
+    } else {
+        Shape::Compact
+    });
+    if let Some(t) = flags.tiling() {
+        pipeline = pipeline.tiling(t);
     }
-    let p = tiled.map_or(p, |t| t.problem);
-    generate(&p, &opts, &limits.stats()).map_err(|e| gen_diagnostic(name, e))
+    limits
+        .apply(pipeline)
+        .run()
+        .map(|o| o.generated)
+        .map_err(|e| pipeline_diagnostic(name, e))
 }
 
 fn c_function(g: &Generated) -> Result<String, Diagnostic> {

@@ -88,7 +88,7 @@ pub fn run(args: CadArgs) -> Result<(), Diagnostic> {
         separate: true,
     };
     let out = generate_file(&args.file, &choices, args.limits)?;
-    let (g, stats) = (&out.g, &out.stats);
+    let (g, stats) = (&out.generated, &out.stats);
     // The CAD engine was forced above, so the decomposition is there.
     let Some(cad) = &g.cad else {
         return Err(Diagnostic::new(

@@ -6,7 +6,7 @@
 //! or run), 2 bad input, including polynomial constraints (isl takes affine ones only),
 //! 3 isl or a C compiler missing, or a resource limit.
 
-use super::gen::{gen_diagnostic, input_diagnostic, load, Limits};
+use super::gen::{input_diagnostic, load, pipeline_diagnostic, Limits};
 use super::tile::TileFlags;
 use super::verify::parse_params;
 use super::{Diagnostic, ExitCode};
@@ -14,7 +14,7 @@ use crate::isl::harness::{self, HarnessError, RunOutput};
 use crate::isl::{input, Isl, IslError, IslInput, NotAffine};
 use clap::Args;
 use codegen::input::{parse_problem, Problem};
-use codegen::{generate, GenOptions, Generated};
+use codegen::{Generated, Pipeline};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -252,20 +252,16 @@ pub fn compare_source(
     // polyscan: parse, decompose, lower and print, as `polyscan gen` does.
     let (g, poly_time) = timed(opts.runs, || {
         let p = parse_problem(src).map_err(|e| input_diagnostic(origin, &e))?;
-        let stats = opts.limits.stats();
-        let mut gen_opts = GenOptions {
-            linear: true,
-            ..GenOptions::default()
-        };
-        let tiled = opts.tiling.apply(&p)?;
-        if let Some(t) = &tiled {
-            gen_opts.calls = Some(t.calls.clone());
-            gen_opts.pruning = t.pruning.clone();
-            gen_opts.separation = t.separation.clone();
-            gen_opts.clamp = t.clamp.clone();
+        let mut pipeline = Pipeline::new(p);
+        if let Some(t) = opts.tiling.tiling() {
+            pipeline = pipeline.tiling(t);
         }
-        let p = tiled.map_or(p, |t| t.problem);
-        let g = generate(&p, &gen_opts, &stats).map_err(|e| gen_diagnostic(origin, e))?;
+        let g = opts
+            .limits
+            .apply(pipeline)
+            .run()
+            .map_err(|e| pipeline_diagnostic(origin, e))?
+            .generated;
         let text = polyscan_c(&g)?;
         Ok((g, text))
     })?;

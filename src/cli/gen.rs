@@ -1,11 +1,11 @@
 //! `polyscan gen`: exact C loops for a polynomial domain.
 
-use super::tile::{TileFlags, TiledProblem};
+use super::tile::TileFlags;
 use super::{Diagnostic, ExitCode};
-use cad::LiftStats;
 use clap::{Args, ValueEnum};
-use codegen::input::{parse_context, parse_problem, InputError, Problem};
-use codegen::{generate, GenError, GenOptions, Generated};
+use codegen::input::{parse_problem, InputError, Problem};
+pub use codegen::Outcome;
+use codegen::{GenError, Generated, Order, Pipeline, PipelineError, Shape};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -59,13 +59,31 @@ pub enum Engine {
     Cad,
 }
 
-/// A generated program with what it came from.
-pub struct Outcome {
-    pub g: Generated,
-    pub stats: LiftStats,
-    /// The problem as read from the file (before tiling).
-    pub original: Problem,
-    pub tiled: Option<TiledProblem>,
+impl Choices {
+    /// The library pipeline for `problem` with these choices.
+    pub fn pipeline(&self, problem: Problem) -> Pipeline {
+        let mut p = Pipeline::new(problem)
+            .convex(self.convex)
+            .engine(match self.engine {
+                Engine::Auto => codegen::Engine::Auto,
+                Engine::Cad => codegen::Engine::Cad,
+            })
+            .shape(if self.separate {
+                Shape::Separate
+            } else {
+                Shape::Compact
+            });
+        if let Some(names) = &self.order {
+            p = p.order(Order::from_names(names.clone()));
+        }
+        if let Some(c) = &self.context {
+            p = p.context(c.clone());
+        }
+        if let Some(t) = self.tiling.tiling() {
+            p = p.tiling(t);
+        }
+        p
+    }
 }
 
 /// Resource limits of every command that runs a CAD.
@@ -80,18 +98,20 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// Fresh statistics carrying these limits, counted from now.
-    pub fn stats(&self) -> LiftStats {
-        LiftStats {
-            max_cells: self.max_cells,
-            deadline: self
-                .timeout
-                .filter(|t| t.is_finite() && *t >= 0.0)
-                .map(|t| {
-                    std::time::Instant::now() + std::time::Duration::from_secs_f64(t.min(1e9))
-                }),
-            ..LiftStats::default()
+    /// The pipeline with these limits.
+    pub fn apply(&self, mut p: Pipeline) -> Pipeline {
+        if let Some(n) = self.max_cells {
+            p = p.max_cells(n);
         }
+        if let Some(t) = self.timeout.filter(|t| t.is_finite() && *t >= 0.0) {
+            p = p.time_limit(std::time::Duration::from_secs_f64(t.min(1e9)));
+        }
+        p
+    }
+
+    /// The limits of one decomposition, counted from now.
+    pub fn cad_limits(&self) -> cad::Limits {
+        cad::Limits::new(self.max_cells, self.timeout)
     }
 }
 
@@ -147,78 +167,35 @@ pub fn input_diagnostic(origin: &str, e: &InputError) -> Diagnostic {
 
 /// Maps generation errors to diagnostics and exit codes.
 pub fn gen_diagnostic(origin: &str, e: GenError) -> Diagnostic {
+    if let Some(r) = e.stop_reason() {
+        return Diagnostic::new(
+            ExitCode::Resource,
+            format!("resource limit: {r}; no output written"),
+        );
+    }
     match e {
         GenError::Input(ie) => input_diagnostic(origin, &ie),
-        GenError::Limit(m) => Diagnostic::new(ExitCode::Resource, m),
-        GenError::Cad(cad::CadError::Limit(m)) => Diagnostic::new(
-            ExitCode::Resource,
-            format!("resource limit: {m}; no output written"),
-        ),
         other => Diagnostic::new(ExitCode::BadInput, other.to_string()),
     }
 }
 
-/// Generates for `file` with its options, within the limits: the cell limit and the
-/// deadline stop the lifting from inside; the time limit also covers projection, by
-/// running the work on a thread the caller stops waiting for.
+/// Maps pipeline errors to diagnostics and exit codes.
+pub fn pipeline_diagnostic(origin: &str, e: PipelineError) -> Diagnostic {
+    match e {
+        PipelineError::Context(ie) => input_diagnostic("--context", &ie),
+        PipelineError::Tiling(m) => Diagnostic::new(ExitCode::BadInput, m),
+        PipelineError::Gen(e) => gen_diagnostic(origin, e),
+    }
+}
+
+/// Generates for `file` with its options, within the limits (which stop the work where
+/// it is: nothing keeps running after a limit).
 pub fn generate_file(file: &Path, c: &Choices, limits: Limits) -> Result<Outcome, Diagnostic> {
-    let (_, original) = load(file)?;
-    let context = match &c.context {
-        None => None,
-        Some(text) => Some(
-            parse_context(text, &original.params).map_err(|e| input_diagnostic("--context", &e))?,
-        ),
-    };
-    let tiled = c.tiling.apply(&original)?;
-    let mut opts = GenOptions {
-        order: c.order.clone(),
-        context,
-        convex: c.convex,
-        linear: c.engine == Engine::Auto,
-        separate: c.separate,
-        ..GenOptions::default()
-    };
-    if let Some(t) = &tiled {
-        if c.order.is_some() {
-            return Err(Diagnostic::new(
-                ExitCode::BadInput,
-                "--order does not apply to tiled code; use --tile-order",
-            ));
-        }
-        opts.calls = Some(t.calls.clone());
-        opts.pruning = t.pruning.clone();
-        opts.separation = t.separation.clone();
-        opts.clamp = t.clamp.clone();
-    }
-    let origin = file.display().to_string();
-    let work = move || {
-        let stats = limits.stats();
-        let problem = tiled.as_ref().map_or(&original, |t| &t.problem);
-        match generate(problem, &opts, &stats) {
-            Ok(g) => Ok(Outcome {
-                g,
-                stats,
-                original,
-                tiled,
-            }),
-            Err(e) => Err(gen_diagnostic(&origin, e)),
-        }
-    };
-    let Some(secs) = limits.timeout.filter(|t| t.is_finite() && *t >= 0.0) else {
-        return work();
-    };
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        // The receiver may be gone after a timeout; nothing is left to report then.
-        let _ = tx.send(work());
-    });
-    match rx.recv_timeout(std::time::Duration::from_secs_f64(secs.min(1e9))) {
-        Ok(r) => r,
-        Err(_) => Err(Diagnostic::new(
-            ExitCode::Resource,
-            format!("time limit of {secs} s reached (--timeout); no output written"),
-        )),
-    }
+    let (_, problem) = load(file)?;
+    limits
+        .apply(c.pipeline(problem))
+        .run()
+        .map_err(|e| pipeline_diagnostic(&file.display().to_string(), e))
 }
 
 /// The C text of a generated program.
@@ -266,7 +243,11 @@ pub fn emit_with(
 }
 
 pub fn run(args: GenArgs) -> Result<(), Diagnostic> {
-    let Outcome { g, stats, .. } = generate_file(&args.file, &args.choices, args.limits)?;
+    let Outcome {
+        generated: g,
+        stats,
+        ..
+    } = generate_file(&args.file, &args.choices, args.limits)?;
     // The range analysis runs only when asked for, so default output stays as it was.
     let range =
         (args.check_overflow || args.stats).then(|| codegen::overflow::safe_parameter_bound(&g));

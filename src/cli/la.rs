@@ -150,7 +150,7 @@ pub fn run(args: LaArgs) -> Result<(), Diagnostic> {
             "--backend, --size, --scale, --seed, --tolerance and --repeat apply to --emit c and --run only",
         ));
     }
-    let (sol, regions) = la::compile_with_regions_within(&src, opts, &args.limits.stats())
+    let (sol, regions) = la::compile_with_regions_within(&src, opts, &args.limits.cad_limits())
         .map_err(|e| diagnostic(&args.file, &src, &e))?;
     let out = match (&regions, args.json) {
         (None, true) => la::report::json(&sol),

@@ -89,7 +89,7 @@ pub fn run(args: PlotArgs) -> Result<(), Diagnostic> {
         return Err(bad(format!("a plot needs a 2-D domain: {iters}{how}")));
     }
     let out = generate_file(&args.file, &args.choices, args.limits)?;
-    let g = &out.g;
+    let g = &out.generated;
     let names: Vec<String> = g.vars.names()[..g.nparams].to_vec();
     let joined = args.params.join(",");
     if g.nparams > 0 && joined.trim().is_empty() {
@@ -118,12 +118,20 @@ pub fn run(args: PlotArgs) -> Result<(), Diagnostic> {
     let curves = curves(&original, &fixed_values, np + px, np + py, &window);
 
     let mut prefix: Vec<Int> = params[..np].iter().map(|&v| Int::from(v)).collect();
-    let stats = args.limits.stats();
+    let stats = cad::LiftStats::default();
     let own;
     let cad: &Cad = match &g.cad {
         Some(c) if out.tiled.is_none() && free.len() == depth && c.nvars == g.nparams + 2 => c,
         _ => {
-            own = slice_cad(&original, &args, &fixed, px, py, &stats)?;
+            own = slice_cad(
+                &original,
+                &args,
+                &fixed,
+                px,
+                py,
+                &stats,
+                &args.limits.cad_limits(),
+            )?;
             prefix.extend((0..depth).filter_map(|p| fixed[p]).map(Int::from));
             &own
         }
@@ -233,7 +241,7 @@ fn run_instances(
     px: usize,
     py: usize,
 ) -> Result<Vec<(Instance, Vec<Int>)>, Diagnostic> {
-    let g = &out.g;
+    let g = &out.generated;
     let values: Vec<Int> = params.iter().map(|&v| Int::from(v)).collect();
     let all = instances(&g.nodes, &values, g.vars.len(), BUDGET).map_err(|e| match e {
         RunError::Budget => bad(format!(
@@ -340,6 +348,7 @@ fn slice_cad(
     px: usize,
     py: usize,
     stats: &cad::LiftStats,
+    limits: &cad::Limits,
 ) -> Result<Cad, Diagnostic> {
     let np = problem.params.len();
     let depth = problem.depth();
@@ -371,7 +380,7 @@ fn slice_cad(
             parse_context(text, &problem.params).map_err(|e| input_diagnostic("--context", &e))?;
         pruning.push(c.tighten_strict());
     }
-    Cad::new(formulas, pruning, np + depth, stats)
+    Cad::with_limits(formulas, pruning, np + depth, stats, limits)
         .map_err(|e| gen_diagnostic(&args.file.display().to_string(), e.into()))
 }
 

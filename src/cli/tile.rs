@@ -1,16 +1,14 @@
-//! Tiling from the command line: the `--tile-*` flags shared by `gen` and `verify`, the
-//! step that turns a parsed problem into its tiled problem (via the `tiling` crate), the
-//! brute-force oracle for tiled code, and `polyscan tile`, which prints the tiled domain.
+//! Tiling from the command line: the `--tile-*` flags shared by `gen` and `verify` (read
+//! into codegen's [`Tiling`]), and `polyscan tile`, which prints the tiled domain.
 
 use super::gen::{load, write_atomically};
 use super::{Diagnostic, ExitCode};
 use clap::{Args, ValueEnum};
-use codegen::input::{Problem, Statement};
+use codegen::input::Problem;
+use codegen::tile_problem::tile_problem;
 use codegen::verify::Instance;
-use codegen::{ClampTiling, Separation};
-use polys::{Coeff, Int, Poly};
+use codegen::{TileOrder, TiledProblem, Tiling};
 use std::path::PathBuf;
-use tiling::{tile, tile_key, TileOrder, TileSpec};
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq, Default)]
 pub enum TileOrderArg {
@@ -41,158 +39,43 @@ pub struct TileFlags {
     pub no_separate: bool,
 }
 
-/// A problem rewritten by a tiling, with what the generator needs beyond the problem.
-pub struct TiledProblem {
-    pub problem: Problem,
-    pub spec: TileSpec,
-    pub order: TileOrder,
-    pub calls: Vec<Vec<Poly>>,
-    pub pruning: Vec<cad::formula::Formula>,
-    pub separation: Option<Separation>,
-    /// For domains the linear scanner cannot take: clamp the untiled loops to tiles.
-    pub clamp: Option<ClampTiling>,
-}
-
 impl TileFlags {
+    /// The library's tiling request, or `None` without `--tile-sizes`.
+    pub fn tiling(&self) -> Option<Tiling> {
+        Some(Tiling {
+            sizes: self.tile_sizes.clone()?,
+            shape: self.tile_shape.clone(),
+            order: match self.tile_order {
+                TileOrderArg::Outside => TileOrder::TilesOutside,
+                TileOrderArg::Interleaved => TileOrder::Interleaved,
+            },
+            separate_full: !self.no_separate,
+        })
+    }
+
     /// The tiled problem, or `None` without `--tile-sizes`.
     pub fn apply(&self, problem: &Problem) -> Result<Option<TiledProblem>, Diagnostic> {
-        let Some(sizes) = &self.tile_sizes else {
-            return Ok(None);
-        };
-        let bad = |m: String| Diagnostic::new(ExitCode::BadInput, m);
-        let spec =
-            TileSpec::parse(self.tile_shape.as_deref(), sizes).map_err(|e| bad(e.to_string()))?;
-        if problem.schedule.is_some() {
-            return Err(bad(
-                "tiling a problem with a schedule is not supported; tile the iterators of a problem without one".into(),
-            ));
-        }
-        let n = spec.sizes.len();
-        if let Some(s) = problem.statements.iter().find(|s| s.iterators.len() != n) {
-            return Err(bad(format!(
-                "{} tile sizes given but statement {} has {} iterators",
-                n,
-                s.name,
-                s.iterators.len()
-            )));
-        }
-        let order = match self.tile_order {
-            TileOrderArg::Outside => TileOrder::TilesOutside,
-            TileOrderArg::Interleaved => TileOrder::Interleaved,
-        };
-        let domains: Vec<_> = problem
-            .statements
-            .iter()
-            .map(|s| s.domain.clone())
-            .collect();
-        let t = tile(&problem.params, &domains, &problem.context, &spec, order)
-            .map_err(|e| bad(e.to_string()))?;
-        let statements = problem
-            .statements
-            .iter()
-            .zip(&t.domains)
-            .map(|(s, d)| Statement {
-                name: s.name.clone(),
-                iterators: t.loops.clone(),
-                domain: d.clone(),
-                span: s.span,
-            })
-            .collect();
-        let tiled = Problem {
-            params: t.params.clone(),
-            statements,
-            context: t.context.clone(),
-            schedule: None,
-        };
-        let separation = match (&t.full_tile, order, self.no_separate) {
-            (Some(full), TileOrder::TilesOutside, false) => Some(Separation {
-                tile_levels: n,
-                full: full.clone(),
-                tile: t.tile_constraints.clone(),
-            }),
-            _ => None,
-        };
-        let clamp = (order == TileOrder::TilesOutside).then(|| ClampTiling {
-            original: problem.clone(),
-            size_params: spec.size_params(),
-            sizes: t.sizes.clone(),
-            shape: (0..n)
-                .map(|i| (0..n).map(|j| spec.shape.get(i, j).clone()).collect())
-                .collect(),
-            t_names: t.t_var.iter().map(|&v| t.vars.name(v)).collect(),
-            o_names: t.o_var.iter().map(|&v| t.vars.name(v)).collect(),
-            tile: t.tile_constraints.clone(),
-            domains: t.domains.clone(),
-        });
-        Ok(Some(TiledProblem {
-            clamp,
-            problem: tiled,
-            calls: vec![t.calls.clone(); problem.statements.len()],
-            pruning: t.overapprox.clone(),
-            separation,
-            spec,
-            order,
-        }))
+        self.tiling()
+            .map(|t| tile_problem(problem, &t))
+            .transpose()
+            .map_err(|m| Diagnostic::new(ExitCode::BadInput, m))
     }
 }
 
-/// The instances tiled code must run, from the original problem: every point of each
-/// statement's domain inside the box `bx` (one range per original iterator), ordered by
-/// its tile and point coordinates, statements in file order at the same point.
-/// `params` holds the original parameters followed by the parametric sizes.
+/// The instances tiled code must run (see [`codegen::tile_problem::tiled_brute_force`]).
 pub fn tiled_brute_force(
     original: &Problem,
     tiled: &TiledProblem,
     params: &[i64],
     bx: &[(i64, i64)],
 ) -> Result<Vec<Instance>, Diagnostic> {
-    let np = original.params.len();
     let volume: u128 = bx.iter().map(|(l, h)| (h - l + 1).max(0) as u128).product();
-    if volume > 50_000_000 {
-        return Err(Diagnostic::new(
+    codegen::tile_problem::tiled_brute_force(original, tiled, params, bx).ok_or_else(|| {
+        Diagnostic::new(
             ExitCode::Resource,
             format!("a box of {volume} points is too large to enumerate"),
-        ));
-    }
-    let mut point: Vec<Int> = params[..np].iter().map(|&v| Int::from(v)).collect();
-    point.resize(np + bx.len(), Int::from(0));
-    let mut found: Vec<(Vec<Int>, usize, Vec<i64>)> = Vec::new();
-    let mut idx = vec![0usize; bx.len()];
-    if bx.iter().any(|(l, h)| l > h) {
-        return Ok(Vec::new());
-    }
-    for (k, (l, _)) in bx.iter().enumerate() {
-        point[np + k] = Int::from(*l);
-        idx[k] = 0;
-    }
-    loop {
-        if original.context.eval_int(&point) {
-            for (s, st) in original.statements.iter().enumerate() {
-                if st.domain.eval_int(&point) {
-                    let key = tile_key(&tiled.spec, &params[np..], &point[np..], tiled.order);
-                    let args = point[np..]
-                        .iter()
-                        .map(|v| v.to_i64().unwrap_or(i64::MAX))
-                        .collect();
-                    found.push((key, s, args));
-                }
-            }
-        }
-        // Next point of the box, last coordinate fastest.
-        let mut k = bx.len();
-        loop {
-            if k == 0 {
-                found.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
-                return Ok(found.into_iter().map(|(_, s, a)| (s, a)).collect());
-            }
-            k -= 1;
-            if point[np + k] < Int::from(bx[k].1) {
-                point[np + k] = point[np + k].add(&Int::from(1));
-                break;
-            }
-            point[np + k] = Int::from(bx[k].0);
-        }
-    }
+        )
+    })
 }
 
 /// Print the tiled domain of a problem in the input language.

@@ -73,7 +73,7 @@ fn verify_error(e: VerifyError) -> Diagnostic {
 
 pub fn run(args: VerifyArgs) -> Result<(), Diagnostic> {
     let out = generate_file(&args.file, &args.choices, args.limits)?;
-    let g = &out.g;
+    let g = &out.generated;
     let names: Vec<String> = g.vars.names()[..g.nparams].to_vec();
     let sets: Vec<Vec<i64>> = if args.params.is_empty() {
         if g.nparams > 0 {

@@ -9,12 +9,11 @@
 //! branch is recognised structurally (see [`replace_point_nests`]); a codegen hook that
 //! hands back the full-tile body would make this pass unnecessary.
 
-use crate::cli::tile::TileFlags;
 use codegen::ast::Node;
 use codegen::emit_c::CEmitter;
 use codegen::expr::Expr;
 use codegen::input::parse_problem;
-use codegen::{generate, GenOptions};
+use codegen::{Pipeline, Tiling};
 use polys::Poly;
 use std::collections::BTreeSet;
 
@@ -108,27 +107,15 @@ pub fn blocked_nest(
 ) -> Result<Nest, String> {
     let (text, iterators) = permute_domain(domain, order)?;
     let problem = parse_problem(&text).map_err(|e| format!("{}: {}", e.message, text))?;
-    let flags = TileFlags {
-        tile_sizes: Some(sizes.join(",")),
-        ..TileFlags::default()
-    };
-    let tiled = flags
-        .apply(&problem)
-        .map_err(|d| d.message)?
-        .ok_or("tiling produced nothing")?;
-    if tiled.separation.is_none() {
+    let out = Pipeline::new(problem)
+        .tiling(Tiling::sizes(sizes.join(",")))
+        .run()
+        .map_err(|e| e.to_string())?;
+    if out.tiled.as_ref().is_none_or(|t| t.separation.is_none()) {
         return Err("the tiling has no full-tile constraints to separate".into());
     }
-    let opts = GenOptions {
-        linear: true,
-        calls: Some(tiled.calls.clone()),
-        pruning: tiled.pruning.clone(),
-        separation: tiled.separation.clone(),
-        clamp: tiled.clamp.clone(),
-        ..GenOptions::default()
-    };
-    let stats = cad::LiftStats::default();
-    let g = generate(&tiled.problem, &opts, &stats).map_err(|e| e.to_string())?;
+    let params = out.original.params.clone();
+    let g = out.generated;
     let n = iterators.len();
     let var_of = |name: &str| (0..g.vars.len()).find(|&v| g.vars.name(v) == name);
     let mut t_vars = Vec::with_capacity(n);
@@ -164,7 +151,7 @@ pub fn blocked_nest(
     Ok(Nest {
         fragment,
         iterators,
-        params: problem.params.clone(),
+        params,
         full_branches: found,
         partial_nests,
     })

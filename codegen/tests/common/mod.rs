@@ -575,23 +575,16 @@ pub enum Outcome {
 pub const MAX_CELLS: u64 = 20_000;
 pub const DOMAIN_SECONDS: f64 = 1.5;
 
-fn stats() -> LiftStats {
-    LiftStats {
-        max_cells: Some(MAX_CELLS),
-        deadline: Some(Instant::now() + Duration::from_secs_f64(DOMAIN_SECONDS)),
-        ..LiftStats::default()
-    }
-}
-
 /// Parses and generates `text` in this process, classifying errors; panics are caught
 /// and reported.
 pub fn generate_text(text: &str, linear: bool) -> Result<Generated, Outcome> {
     let problem = parse_problem(text).map_err(|e| Outcome::Fail(format!("parse error: {e}")))?;
     let opts = GenOptions {
         linear,
+        limits: cad::Limits::new(Some(MAX_CELLS), Some(DOMAIN_SECONDS)),
         ..GenOptions::default()
     };
-    match std::panic::catch_unwind(|| generate(&problem, &opts, &stats())) {
+    match std::panic::catch_unwind(|| generate(&problem, &opts, &LiftStats::default())) {
         Ok(Ok(g)) => Ok(g),
         Ok(Err(e)) => Err(classify(e)),
         Err(panic) => {
@@ -700,7 +693,7 @@ const CHILD_MEMORY_KB: u64 = 3_000_000;
 fn classify(e: GenError) -> Outcome {
     match e {
         GenError::Bound(codegen::bounds::BoundError::Degree { .. }) => Outcome::Degree,
-        GenError::Limit(_) | GenError::Cad(cad::CadError::Limit(_)) => Outcome::Limit,
+        e if e.stop_reason().is_some() => Outcome::Limit,
         other => Outcome::Fail(format!("generate: {other}")),
     }
 }
