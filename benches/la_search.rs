@@ -7,8 +7,8 @@
 use std::time::Duration;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use polyscan::la::parse::parse;
-use polyscan::la::search::{solve, SearchOptions};
+use polyscan_la::parse::parse;
+use polyscan_la::search::{solve, SearchOptions};
 
 fn problems() -> Vec<(String, String)> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/la");

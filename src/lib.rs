@@ -1,12 +1,8 @@
-//! polyscan: exact C loop nests for integer sets bounded by polynomial constraints, and a
-//! linear-algebra compiler whose kernels are emitted from those loop nests.
-//!
-//! The library half of the `polyscan` binary: the command-line front end ([`cli`]) and the
-//! linear-algebra mapping layer ([`la`]). The mathematics lives in the workspace crates
-//! `polys`, `cad`, `tiling` and `codegen`.
+//! polyscan's command line as a library: clap flags, one module per subcommand,
+//! diagnostics with the source line and a caret, exit codes and JSON output. Everything
+//! else lives in the workspace crates: `polys`, `cad`, `tiling` and `codegen` (the
+//! mathematics and the generation pipeline), `polyscan-la` (the linear-algebra compiler),
+//! `polyscan-kernels` (the kernel catalogue and the blocked kernels), `polyscan-isl` (the
+//! bridge to isl) and `polyscan-plot` (pictures).
 
 pub mod cli;
-pub mod isl;
-pub mod kernel;
-pub mod la;
-pub mod plot;

@@ -7,7 +7,7 @@ use polyscan::cli::compare::{
     compare_source, default_params, isl_diagnostic, isl_input, CompareOptions, Outcome,
 };
 use polyscan::cli::ExitCode;
-use polyscan::isl::{self, IslError};
+use polyscan_isl::{self as isl, IslError};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -204,7 +204,7 @@ fn isl_errors_are_values() {
     let Ok(ctx) = isl::Isl::new() else {
         return;
     };
-    let bad = polyscan::isl::IslInput {
+    let bad = polyscan_isl::IslInput {
         params: vec![],
         statements: vec!["S".into()],
         domain: "{ S[i] : 0 <= i <= 3 and i*i <= 2 }".into(),
@@ -215,7 +215,7 @@ fn isl_errors_are_values() {
     assert!(matches!(e, IslError::Isl { .. }), "{e}");
     assert!(ctx.union_map_text("{ S[i] -> [i, i").is_err());
     // The context stays usable after errors.
-    let ok = polyscan::isl::IslInput {
+    let ok = polyscan_isl::IslInput {
         domain: "{ S[i] : 0 <= i <= 3 }".into(),
         ..bad
     };

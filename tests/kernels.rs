@@ -7,7 +7,7 @@
 //! including beta = 0 over NaN. One compile per configuration; the driver loops over the
 //! cases in C.
 
-use polyscan::kernel::{emit, Blas, Diag, KernelError, Layout, Request, Side, Trans, Uplo};
+use polyscan_kernels::{emit, Blas, Diag, KernelError, Layout, Request, Side, Trans, Uplo};
 use std::process::Command;
 
 fn compiler() -> String {
@@ -373,7 +373,7 @@ fn cli_writes_the_file() {
 #[test]
 fn body_rewrite_uses_layout_macros_and_alpha() {
     assert_eq!(
-        polyscan::kernel::c_body("C[i][j] += A[i][l] * B[l][j]"),
+        polyscan_kernels::c_body("C[i][j] += A[i][l] * B[l][j]"),
         "PS_C(i, j) += alpha * (PS_A(i, l) * PS_B(l, j))"
     );
 }

@@ -5,10 +5,10 @@
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use polyscan::la::interp::{check, scaled};
-use polyscan::la::kernels::Kernel;
-use polyscan::la::parse::parse;
-use polyscan::la::search::{solve, SearchOptions, Solution};
+use polyscan_la::interp::{check, scaled};
+use polyscan_la::kernels::Kernel;
+use polyscan_la::parse::parse;
+use polyscan_la::search::{solve, SearchOptions, Solution};
 
 /// Where a reference value comes from.
 #[derive(Clone, Copy, PartialEq)]
@@ -95,8 +95,8 @@ fn source(name: &str) -> String {
 
 /// Solutions of all problems, computed once for all tests. The search is bounded by a
 /// number of examined forms, not by time, so results do not depend on machine load.
-fn solutions() -> &'static Vec<(polyscan::la::ast::Program, Solution)> {
-    static CELL: OnceLock<Vec<(polyscan::la::ast::Program, Solution)>> = OnceLock::new();
+fn solutions() -> &'static Vec<(polyscan_la::ast::Program, Solution)> {
+    static CELL: OnceLock<Vec<(polyscan_la::ast::Program, Solution)>> = OnceLock::new();
     CELL.get_or_init(|| {
         PROBLEMS
             .iter()
@@ -113,7 +113,7 @@ fn solutions() -> &'static Vec<(polyscan::la::ast::Program, Solution)> {
     })
 }
 
-fn run(name: &str) -> (polyscan::la::ast::Program, Solution) {
+fn run(name: &str) -> (polyscan_la::ast::Program, Solution) {
     let i = PROBLEMS
         .iter()
         .position(|p| p.0 == name)

@@ -5,9 +5,9 @@
 
 use std::time::Duration;
 
-use polyscan::la::interp::{check, scaled, Rng};
-use polyscan::la::parse::parse;
-use polyscan::la::search::{solve, SearchOptions};
+use polyscan_la::interp::{check, scaled, Rng};
+use polyscan_la::parse::parse;
+use polyscan_la::search::{solve, SearchOptions};
 
 /// One random problem as source text.
 fn problem(rng: &mut Rng) -> String {

@@ -2,9 +2,9 @@
 //! sequence, checked point by point against the candidates' cost polynomials.
 
 use polys::BigRational;
-use polyscan::la::{parse::parse, regions::split, search::SearchOptions};
+use polyscan_la::{parse::parse, regions::split, search::SearchOptions};
 
-fn cost_at(c: &polyscan::la::regions::Candidate, sizes: &[i64]) -> BigRational {
+fn cost_at(c: &polyscan_la::regions::Candidate, sizes: &[i64]) -> BigRational {
     let pt: Vec<BigRational> = sizes
         .iter()
         .map(|&v| BigRational::from_integer(v.into()))

@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
-use polyscan::la::compile;
-use polyscan::la::interp::Rng;
-use polyscan::la::search::SearchOptions;
+use polyscan_la::compile;
+use polyscan_la::interp::Rng;
+use polyscan_la::search::SearchOptions;
 
 const ALPHABET: &[char] = &[
     'A', 'n', 'm', '=', '(', ')', ',', '<', '>', '+', '-', '*', ' ', '\n', '0', '1', '?', '#', '.',

@@ -6,7 +6,7 @@
 
 use codegen::input::{parse_problem, Problem};
 use polys::Int;
-use polyscan::plot::draw::{hex, statement_colour, STATEMENT_COLOURS, TILE_COLOUR};
+use polyscan_plot::draw::{hex, statement_colour, STATEMENT_COLOURS, TILE_COLOUR};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use tiling::{tile_key, TileOrder, TileSpec};
@@ -234,8 +234,8 @@ fn bad_requests_exit_with_code_2() {
 
 #[test]
 fn geometry_traces_curves_and_clips() {
-    use polyscan::plot::geometry::{clip_window, zero_set};
-    use polyscan::plot::Window;
+    use polyscan_plot::geometry::{clip_window, zero_set};
+    use polyscan_plot::Window;
     let w = Window {
         x0: -3.0,
         x1: 3.0,
@@ -264,8 +264,8 @@ fn geometry_traces_curves_and_clips() {
 #[test]
 fn cad_lines_follow_the_decomposition() {
     use codegen::{generate, GenOptions};
-    use polyscan::plot::geometry::cad_lines;
-    use polyscan::plot::Window;
+    use polyscan_plot::geometry::cad_lines;
+    use polyscan_plot::Window;
     let p = problem("seed/nonconvex2.pset");
     let stats = cad::LiftStats::default();
     let cad = GenOptions {

@@ -288,10 +288,14 @@ fn child(name: &str, runs: usize, limits: &Limits, separate: bool) -> Result<(),
     let flags = header_flags(case.src, false);
     let mut times = Vec::new();
     for _ in 0..runs.max(1) {
-        let t = crate::isl::process_cpu_time();
+        let t = polyscan_isl::process_cpu_time();
         let g = generate_case(case.name, case.src, &flags, limits, separate)?;
         let text = c_function(&g)?;
-        times.push(crate::isl::process_cpu_time().saturating_sub(t).as_nanos());
+        times.push(
+            polyscan_isl::process_cpu_time()
+                .saturating_sub(t)
+                .as_nanos(),
+        );
         std::hint::black_box(text);
     }
     let shown: Vec<String> = times.iter().map(u128::to_string).collect();
@@ -670,7 +674,7 @@ fn measure_run(
     let g = generate_case(rc.name, rc.src, &flags, limits, false).map_err(|d| d.to_string())?;
     let poly_c = c_function(&g).map_err(|d| d.to_string())?;
     let report = isl_report(rc.name, rc.src, runs).map_err(|d| d.to_string())?;
-    let isl_c = crate::isl::harness::isl_scan_function(&report.isl.code, &report.input.params);
+    let isl_c = polyscan_isl::harness::isl_scan_function(&report.isl.code, &report.input.params);
     let poly_names: Vec<String> = (0..g.nparams).map(|v| g.vars.name(v).to_string()).collect();
     let batches = if quick { 3 } else { 7 };
     let (tp, cp) = time_program(
@@ -742,11 +746,11 @@ pub fn run(args: BenchArgs) -> Result<(), Diagnostic> {
     } else {
         None
     };
-    let isl = args.isl && crate::isl::available();
+    let isl = args.isl && polyscan_isl::available();
     if args.isl && !isl {
         eprintln!(
             "note: this polyscan was built without isl ({}): no isl columns",
-            crate::isl::INSTALL_HINT
+            polyscan_isl::INSTALL_HINT
         );
     }
     let gen_limit = Duration::from_secs(if args.quick { 60 } else { 600 });

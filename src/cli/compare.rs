@@ -10,11 +10,11 @@ use super::gen::{input_diagnostic, load, pipeline_diagnostic, Limits};
 use super::tile::TileFlags;
 use super::verify::parse_params;
 use super::{Diagnostic, ExitCode};
-use crate::isl::harness::{self, HarnessError, RunOutput};
-use crate::isl::{input, Isl, IslError, IslInput, NotAffine};
 use clap::Args;
 use codegen::input::{parse_problem, Problem};
 use codegen::{Generated, Pipeline};
+use polyscan_isl::harness::{self, HarnessError, RunOutput};
+use polyscan_isl::{input, Isl, IslError, IslInput, NotAffine};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -166,9 +166,9 @@ fn timed<T>(
     let mut times = Vec::with_capacity(runs.max(1));
     let mut last = None;
     for _ in 0..runs.max(1) {
-        let t = crate::isl::process_cpu_time();
+        let t = polyscan_isl::process_cpu_time();
         let r = f()?;
-        times.push(crate::isl::process_cpu_time().saturating_sub(t));
+        times.push(polyscan_isl::process_cpu_time().saturating_sub(t));
         last = Some(r);
     }
     times.sort();
@@ -240,7 +240,7 @@ pub fn compare_source(
                 "compare runs tiled code with tile loops outside point loops only",
             ));
         }
-        crate::isl::tile::polyscan_tiled_input(&problem, base, &t.spec).map_err(|e| {
+        polyscan_isl::tile::polyscan_tiled_input(&problem, base, &t.spec).map_err(|e| {
             Diagnostic::new(
                 ExitCode::BadInput,
                 format!("{e}; isl cannot take parametric tile sizes (w*t1 is not affine): give integers, e.g. --tile-sizes 4,3"),
@@ -421,7 +421,7 @@ pub fn render(r: &Report, runs: usize) -> String {
 
 pub fn run(args: CompareArgs) -> Result<(), Diagnostic> {
     // Without the library nothing can be compared: say how to get it first.
-    if !crate::isl::available() {
+    if !polyscan_isl::available() {
         return Err(isl_diagnostic(&IslError::Missing));
     }
     let (src, problem) = load(&args.file)?;

@@ -1,10 +1,10 @@
-//! `polyscan kernel NAME`: a blocked BLAS kernel as C (see `crate::kernel`), and
+//! `polyscan kernel NAME`: a blocked BLAS kernel as C (see `polyscan_kernels`), and
 //! `--tune`, a short search for tile sizes on this machine.
 
 use super::gen::write_atomically;
 use super::{Diagnostic, ExitCode};
-use crate::kernel::{emit, Blas, Caches, Diag, KernelError, Layout, Request, Side, Trans, Uplo};
 use clap::{Args, ValueEnum};
+use polyscan_kernels::{emit, Blas, Caches, Diag, KernelError, Layout, Request, Side, Trans, Uplo};
 use std::path::PathBuf;
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -276,8 +276,8 @@ fn tune(args: &KernelArgs) -> Result<(), Diagnostic> {
     let mut best_g = 0.0;
     for (dim, unit) in [
         (2usize, 1i64),
-        (0, crate::kernel::runtime::MR),
-        (1, crate::kernel::runtime::NR),
+        (0, polyscan_kernels::runtime::MR),
+        (1, polyscan_kernels::runtime::NR),
     ] {
         let mut cands = Vec::new();
         for f in [0.5, 0.75, 1.0, 1.5, 2.0] {

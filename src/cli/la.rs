@@ -1,6 +1,6 @@
 //! `polyscan la`: map a linear-algebra problem (Linnea's input language) to a kernel
 //! sequence and print it, with its cost and the naive cost; with `--emit c` or `--run`,
-//! the complete C program around the sequence (`crate::la::program`), written atomically,
+//! the complete C program around the sequence (`polyscan_la::program`), written atomically,
 //! or compiled with the system C compiler in a temporary directory and run.
 
 use std::io::Write as _;
@@ -12,8 +12,8 @@ use clap::{Args, ValueEnum};
 
 use super::gen::write_atomically;
 use super::{Diagnostic, ExitCode};
-use crate::la::program::{self, Backend, ProgramOptions};
-use crate::la::{self, search::SearchOptions, LaError};
+use polyscan_la::program::{self, Backend, ProgramOptions};
+use polyscan_la::{self as la, search::SearchOptions, LaError};
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum LaEmit {

@@ -4,21 +4,21 @@
 //!
 //! The points and their order are the instances of the generated loops, run by the exact
 //! interpreter (`codegen::interp`) for the given parameter values; the picture itself is
-//! drawn by `crate::plot`.
+//! drawn by `polyscan_plot`.
 
 use super::gen::{gen_diagnostic, generate_file, input_diagnostic, write_atomically, Choices};
 use super::gen::{Limits, Outcome};
 use super::verify::parse_params;
 use super::{Diagnostic, ExitCode};
-use crate::plot::draw::render;
-use crate::plot::geometry::{cad_lines, clip_window, int_f64, zero_set, PlaneFn};
-use crate::plot::{Curve, Format, Instance, Scene, Window};
 use cad::formula::{Atom, Formula, Rel};
 use cad::Cad;
 use clap::Args;
 use codegen::input::{parse_context, Problem};
 use codegen::interp::{instances, RunError};
 use polys::{Coeff, Int, Poly};
+use polyscan_plot::draw::render;
+use polyscan_plot::geometry::{cad_lines, clip_window, int_f64, zero_set, PlaneFn};
+use polyscan_plot::{Curve, Format, Instance, Scene, Window};
 use std::io::Write;
 use std::path::PathBuf;
 use tiling::{tile_key, TileOrder};

@@ -11,7 +11,8 @@ pub mod chain;
 pub mod error;
 pub mod infer;
 pub mod interp;
-pub mod kernels;
+/// The kernel catalogue (names, costs, iteration domains) lives with the blocked kernels.
+pub use polyscan_kernels::catalogue as kernels;
 pub mod lower;
 pub mod norm;
 pub mod notation;

@@ -73,12 +73,12 @@ pub fn permute_domain(domain: &str, order: &[usize]) -> Result<(String, Vec<Stri
 /// assumes, in loop order; a catalogue whose domain names them differently is an error
 /// rather than a kernel that indexes the wrong operand.
 pub fn catalogue_nest(
-    kernel: crate::la::kernels::Kernel,
+    kernel: crate::catalogue::Kernel,
     order: &[usize],
     sizes: &[&str],
     partial: bool,
     loops: &[&str],
-) -> Result<(&'static crate::la::kernels::KernelSpec, Nest), super::KernelError> {
+) -> Result<(&'static crate::catalogue::KernelSpec, Nest), super::KernelError> {
     use super::KernelError::Generation;
     let name = kernel.name();
     let spec = kernel

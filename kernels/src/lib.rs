@@ -3,7 +3,7 @@
 //! its operands), the analytical default tile sizes, and the assembly of one C file from
 //! the tiled nest ([`nest`]) and the run-time part ([`runtime`]).
 //!
-//! The loop nest is the catalogue domain (`crate::la::kernels`) tiled with parametric
+//! The loop nest is the catalogue domain (`crate::catalogue`) tiled with parametric
 //! sizes and scanned by codegen; full tiles run a packed micro-kernel, partial tiles the
 //! catalogue body, except in triangular domains (SYRK, TRMM), where the tiles along the
 //! diagonal carry a large share of the work: there partial tiles run the packed path too,
@@ -18,6 +18,7 @@
 //! diagonal blocks through small solvers, anything else through the catalogue body in the
 //! nest's own order.
 
+pub mod catalogue;
 mod defs;
 mod factor;
 mod gemv;
@@ -26,7 +27,7 @@ pub mod omp;
 pub mod runtime;
 mod solve;
 
-use crate::la::kernels::Kernel;
+use crate::catalogue::Kernel;
 use std::fmt::{self, Write};
 
 /// Storage order of every matrix argument (CBLAS's `CblasColMajor` / `CblasRowMajor`).
@@ -359,7 +360,7 @@ pub fn c_body(body: &str) -> String {
 }
 
 /// `[expr]` starting at `at` (nested brackets allowed): its text and the index after it.
-pub(crate) fn subscript(chars: &[char], at: usize) -> Option<(String, usize)> {
+pub fn subscript(chars: &[char], at: usize) -> Option<(String, usize)> {
     if chars.get(at) != Some(&'[') {
         return None;
     }

@@ -3,10 +3,10 @@
 
 use super::emitter::Emitter;
 use super::view::V;
-use crate::la::error::LaError;
-use crate::la::kernels::Kernel;
-use crate::la::lower::Arg;
-use crate::la::properties::{Prop, Props};
+use crate::error::LaError;
+use crate::kernels::Kernel;
+use crate::lower::Arg;
+use crate::properties::{Prop, Props};
 
 /// A step in the catalogue's canonical shape, over views.
 #[derive(Debug, Clone)]

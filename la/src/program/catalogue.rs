@@ -4,9 +4,9 @@
 use std::fmt::Write as _;
 
 use super::view::V;
-use crate::kernel::subscript;
-use crate::la::error::LaError;
-use crate::la::kernels::Kernel;
+use crate::error::LaError;
+use crate::kernels::Kernel;
+use polyscan_kernels::subscript;
 
 /// The catalogue domain of `kernel` scanned by codegen: the C fragment (statement macro
 /// `S(iterators)`, parameters in scope), iterator and parameter names.
@@ -24,7 +24,7 @@ pub(super) fn catalogue_nest(kernel: Kernel) -> Result<Nest, LaError> {
     let fail = |m: String| LaError::Unsupported(format!("{} nest: {m}", spec.name));
     let order = loop_order(kernel);
     let (text, iterators) =
-        crate::kernel::nest::permute_domain(spec.domain, &order).map_err(fail)?;
+        polyscan_kernels::nest::permute_domain(spec.domain, &order).map_err(fail)?;
     let problem = codegen::input::parse_problem(&text).map_err(|e| fail(e.message))?;
     let opts = codegen::GenOptions {
         linear: true,

@@ -1,12 +1,12 @@
 //! The `Generated` back end: forms as calls into the blocked `polyscan_d*` kernels where
-//! `crate::kernel` has them, else as catalogue nests.
+//! `polyscan_kernels` has them, else as catalogue nests.
 
 use std::fmt::Write as _;
 
 use super::emitter::Emitter;
 use super::form::Form;
-use crate::la::error::LaError;
-use crate::la::kernels::Kernel;
+use crate::error::LaError;
+use crate::kernels::Kernel;
 
 impl Emitter<'_> {
     pub(super) fn form_generated(

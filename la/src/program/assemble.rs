@@ -7,11 +7,11 @@ use std::fmt::Write as _;
 use super::emitter::{num, Emitter};
 use super::options::{Backend, EmittedProgram, ProgramOptions};
 use super::sizes::{resize, run_shapes};
-use crate::la::ast::{Expr, Kind, Program};
-use crate::la::error::LaError;
-use crate::la::kernels::Kernel;
-use crate::la::properties::{Prop, Props};
-use crate::la::search::Solution;
+use crate::ast::{Expr, Kind, Program};
+use crate::error::LaError;
+use crate::kernels::Kernel;
+use crate::properties::{Prop, Props};
+use crate::search::Solution;
 
 // ---------------------------------------------------------------------------------------
 // The fixed parts of the program.

@@ -1,12 +1,12 @@
-//! The blocked kernels of `crate::kernel` a program includes: emitted on first use, with
+//! The blocked kernels of `polyscan_kernels` a program includes: emitted on first use, with
 //! the runtime they share with the program's own left out.
 
 use std::fmt::Write as _;
 
-use crate::la::error::LaError;
-use crate::la::kernels::Kernel;
+use crate::error::LaError;
+use crate::kernels::Kernel;
 
-/// The blocked kernels `crate::kernel` emitted for this program, by catalogue kernel.
+/// The blocked kernels `polyscan_kernels` emitted for this program, by catalogue kernel.
 pub(super) struct Library {
     /// Catalogue kernels whose blocked version is included.
     available: Vec<Kernel>,
@@ -48,22 +48,22 @@ impl Library {
         if !CALLABLE.contains(&kernel) {
             return Ok(false);
         }
-        let blas = match crate::kernel::Blas::parse(kernel.name()) {
+        let blas = match polyscan_kernels::Blas::parse(kernel.name()) {
             Ok(b) => b,
-            Err(crate::kernel::KernelError::BadInput(_)) => return Ok(false),
+            Err(polyscan_kernels::KernelError::BadInput(_)) => return Ok(false),
             Err(e) => return Err(LaError::Unsupported(e.to_string())),
         };
-        let req = crate::kernel::Request::new(blas);
-        let text = match crate::kernel::emit(&req) {
+        let req = polyscan_kernels::Request::new(blas);
+        let text = match polyscan_kernels::emit(&req) {
             Ok(t) => t,
-            Err(crate::kernel::KernelError::BadInput(_)) => return Ok(false),
+            Err(polyscan_kernels::KernelError::BadInput(_)) => return Ok(false),
             Err(e) => return Err(LaError::Unsupported(e.to_string())),
         };
-        // The shared helpers are printed once at the top of the program. `crate::kernel`
+        // The shared helpers are printed once at the top of the program. `polyscan_kernels`
         // only emits whole files, runtime included, so it is cut out of the text here.
         let mut text = text.replacen(codegen::emit_c::HELPERS, "", 1);
-        text = text.replacen(&crate::kernel::runtime::common(), "", 1);
-        let solver = crate::kernel::runtime::solver();
+        text = text.replacen(&polyscan_kernels::runtime::common(), "", 1);
+        let solver = polyscan_kernels::runtime::solver();
         if text.contains(&solver) {
             text = text.replacen(&solver, "", 1);
             self.solver = true;
@@ -90,9 +90,9 @@ impl Library {
     pub(super) fn append_to(&self, src: &mut String) {
         if !self.chunks.is_empty() {
             src.push('\n');
-            src.push_str(&crate::kernel::runtime::common());
+            src.push_str(&polyscan_kernels::runtime::common());
             if self.solver {
-                src.push_str(&crate::kernel::runtime::solver());
+                src.push_str(&polyscan_kernels::runtime::solver());
             }
             for c in &self.chunks {
                 src.push('\n');

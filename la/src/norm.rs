@@ -534,7 +534,7 @@ pub fn mentions(s: &Sum, id: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::la::parse::parse;
+    use crate::parse::parse;
 
     fn norm(rhs: &str) -> String {
         let src = format!("n = 4\nm = 2\nMatrix A(n, n) <FullRank>\nMatrix B(n, n) <FullRank>\nMatrix S(n, n) <SPD>\nMatrix X(n, m) <FullRank>\nIdentityMatrix I(n, n)\nScalar k <Positive>\nMatrix O(n, n) <>\nO = {rhs}\n");

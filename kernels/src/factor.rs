@@ -22,7 +22,7 @@ use super::nest::catalogue_nest;
 use super::runtime::{self, Operands};
 use super::solve::{dispatch, dispatch_gated, size_decls, stored};
 use super::{c_body, header, indent, omp, KernelError, Layout, Request, Uplo};
-use crate::la::kernels::Kernel;
+use crate::catalogue::Kernel;
 use std::fmt::Write;
 
 /// Default block size of POTRF and GETRF (all three tile sizes).

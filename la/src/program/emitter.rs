@@ -9,12 +9,12 @@ use super::catalogue::Nest;
 use super::library::Library;
 use super::options::Backend;
 use super::view::{View, V};
-use crate::la::error::LaError;
-use crate::la::infer::transpose_props;
-use crate::la::kernels::Kernel;
-use crate::la::lower::{Alpha, Arg};
-use crate::la::norm::Env;
-use crate::la::properties::{Prop, Props};
+use crate::error::LaError;
+use crate::infer::transpose_props;
+use crate::kernels::Kernel;
+use crate::lower::{Alpha, Arg};
+use crate::norm::Env;
+use crate::properties::{Prop, Props};
 
 pub(super) struct Emitter<'a> {
     pub(super) env: &'a Env,

@@ -8,12 +8,12 @@ use super::emitter::Emitter;
 use super::form::Form;
 use super::options::Backend;
 use super::view::{View, V};
-use crate::la::ast::Kind;
-use crate::la::error::LaError;
-use crate::la::kernels::Kernel;
-use crate::la::lower::{Op, Step};
-use crate::la::notation::describe;
-use crate::la::properties::Prop;
+use crate::ast::Kind;
+use crate::error::LaError;
+use crate::kernels::Kernel;
+use crate::lower::{Op, Step};
+use crate::notation::describe;
+use crate::properties::Prop;
 
 impl Emitter<'_> {
     /// Code of one form, and how it was realised.

@@ -6,7 +6,7 @@
 //! DGETRF + DGETRI) and the relative residual of every output; the program's exit status
 //! is 1 when a residual exceeds the tolerance.
 //!
-//! Kernels come from two back ends. `Generated`: the blocked kernels of `crate::kernel`
+//! Kernels come from two back ends. `Generated`: the blocked kernels of `polyscan_kernels`
 //! where it can emit them, else the catalogue body over its iteration domain, scanned by
 //! codegen. `Blas`: CBLAS and Fortran LAPACK calls (OpenBLAS; prototypes declared here so
 //! no header is needed). Both see each step through a canonical form (the catalogue's
@@ -20,7 +20,7 @@
 //!
 //! Files: `options` (what the program is built for), `sizes` (the problem and its shapes at
 //! the run sizes), `view` (views of stored matrices), `form` (a step in canonical shape),
-//! `catalogue` (catalogue nests as C), `library` (blocked kernels from `crate::kernel`),
+//! `catalogue` (catalogue nests as C), `library` (blocked kernels from `polyscan_kernels`),
 //! `emitter` (the state shared by the back ends), `backend_nests`, `backend_generated` and
 //! `backend_blas` (a form as code), `step` (a step as code), `assemble` (the whole program,
 //! around the C runtime in `c/`).

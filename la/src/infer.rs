@@ -290,8 +290,8 @@ pub fn sum_props(env: &Env, s: &Sum) -> Props {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::la::norm::normalise;
-    use crate::la::parse::parse;
+    use crate::norm::normalise;
+    use crate::parse::parse;
 
     fn props_of(decls: &str, rhs_shape: &str, rhs: &str) -> Props {
         let src = format!("{decls}\nMatrix OUT({rhs_shape}) <>\nOUT = {rhs}\n");

@@ -5,7 +5,7 @@
 //! packing would only add traffic).
 
 use super::{element, header, indent, nest, KernelError, Layout, Request};
-use crate::la::kernels::Kernel;
+use crate::catalogue::Kernel;
 use std::fmt::Write;
 
 /// Default tile extents: rows of A per tile (the y block, 1024 doubles = 8 KiB, stays in

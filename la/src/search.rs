@@ -415,7 +415,7 @@ pub fn naive_cost(p: &Program) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::la::parse::parse;
+    use crate::parse::parse;
 
     fn first_sum(src: &str) -> (Env, Sum) {
         let p = parse(src).unwrap_or_else(|e| panic!("{e}"));
@@ -474,9 +474,9 @@ mod tests {
 #[cfg(test)]
 mod lowering_tests {
     use super::{solve, SearchOptions};
-    use crate::la::interp::{check, scaled};
-    use crate::la::kernels::Kernel;
-    use crate::la::parse::parse;
+    use crate::interp::{check, scaled};
+    use crate::kernels::Kernel;
+    use crate::parse::parse;
 
     /// Kernel names of the chosen sequence, after checking it numerically.
     fn kernels(src: &str) -> Vec<Kernel> {
@@ -562,8 +562,8 @@ mod lowering_tests {
 #[cfg(test)]
 mod scalar_tests {
     use super::{solve, SearchOptions};
-    use crate::la::interp::check;
-    use crate::la::parse::parse;
+    use crate::interp::check;
+    use crate::parse::parse;
 
     /// Inner products anywhere in a product act as scalars; scalar expressions and numbers
     /// are folded into the kernels or applied by SCAL.
@@ -582,8 +582,8 @@ mod scalar_tests {
 #[cfg(test)]
 mod symbolic_tests {
     use super::{solve, SearchOptions};
-    use crate::la::parse::parse;
-    use crate::la::symbolic::symbolic_cost;
+    use crate::parse::parse;
+    use crate::symbolic::symbolic_cost;
 
     #[test]
     fn least_squares_cost_polynomial() {

@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 use super::catalogue::{catalogue_nest, rewrite_body, Acc};
 use super::emitter::{internal, Emitter};
 use super::form::Form;
-use crate::la::error::LaError;
-use crate::la::kernels::Kernel;
+use crate::error::LaError;
+use crate::kernels::Kernel;
 
 impl Emitter<'_> {
     /// A catalogue nest with its arrays bound to views.

@@ -4,10 +4,10 @@
 
 use std::collections::HashMap;
 
-use crate::la::ast::{Kind, Program};
-use crate::la::error::LaError;
-use crate::la::lower::{Arg, Op, Step};
-use crate::la::norm::Env;
+use crate::ast::{Kind, Program};
+use crate::error::LaError;
+use crate::lower::{Arg, Op, Step};
+use crate::norm::Env;
 
 /// The problem at the requested sizes: `scale` first (floors, at least 2, order and
 /// distinctness of the declared sizes kept), then the overrides.
@@ -177,7 +177,7 @@ mod tests {
     #[test]
     fn scaling_keeps_sizes_distinct_and_ordered() {
         let src = "n = 2000\nm = 1999\nk = 3\nMatrix A(n, m) <FullRank>\nMatrix B(m, k) <>\nMatrix X(n, k) <>\nX = A * B\n";
-        let p = crate::la::parse::parse(src).unwrap_or_else(|e| panic!("{e}"));
+        let p = crate::parse::parse(src).unwrap_or_else(|e| panic!("{e}"));
         let q = resize(&p, &[], Some(0.02)).unwrap_or_else(|e| panic!("{e}"));
         let size = |n: &str| q.sizes.iter().find(|(m, _)| m == n).map(|(_, v)| *v);
         assert_eq!(size("n"), Some(40));

@@ -18,7 +18,7 @@
 use super::nest::{catalogue_nest, Nest};
 use super::runtime::{self, Operands};
 use super::{c_body, header, indent, omp, Diag, KernelError, Layout, Request, Side, Trans, Uplo};
-use crate::la::kernels::Kernel;
+use crate::catalogue::Kernel;
 use std::fmt::Write;
 
 /// Index map of one operand of the canonical problem: element (r, c) is

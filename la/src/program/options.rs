@@ -3,7 +3,7 @@
 /// Where the kernels of the sequence come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
-    /// `crate::kernel`'s blocked kernels where available, else catalogue nests.
+    /// `polyscan_kernels`'s blocked kernels where available, else catalogue nests.
     Generated,
     /// CBLAS and LAPACK (OpenBLAS, single-threaded).
     Blas,

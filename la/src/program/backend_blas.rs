@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::emitter::Emitter;
 use super::form::Form;
-use crate::la::error::LaError;
+use crate::error::LaError;
 
 impl Emitter<'_> {
     /// CBLAS / LAPACK calls; kernels without a BLAS routine (diagonal scaling and solves,
