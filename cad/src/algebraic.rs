@@ -52,15 +52,16 @@ impl RealRoot {
     }
 
     /// The sign of the defining polynomial at `lo` (the opposite of its sign at `hi`).
+    #[cfg(test)]
     pub(crate) fn lo_sign(&self) -> i32 {
         self.lo_sign
     }
 
     /// The cached f64 enclosure (see the field); `None` when f64 cannot hold the interval.
     pub(crate) fn float_box(&self) -> Option<FloatInterval> {
-        *self
-            .float_box
-            .get_or_init(|| crate::sign::narrow_root_box(self))
+        *self.float_box.get_or_init(|| {
+            crate::root_box::narrow_root_box(&self.poly, &self.lo, &self.hi, self.lo_sign)
+        })
     }
 
     /// Halves the interval; returns the midpoint when it is the root.

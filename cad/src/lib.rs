@@ -14,6 +14,7 @@ mod float_interval;
 mod interval;
 mod isolate;
 mod limits;
+mod root_box;
 mod sign;
 mod upoly;
 

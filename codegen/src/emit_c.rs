@@ -4,8 +4,9 @@
 //! `ps_max`, `ps_min`) on `int64_t`; no floating point anywhere.
 
 use crate::ast::Node;
+use crate::c_ast::parse_c;
+use crate::checked::{render_checked, string_literal, CheckedError, Lang};
 use crate::expr::Expr;
-use crate::overflow::{CheckedError, Lang};
 use polys::{CPrintError, Coeff, Int, Poly, Vars};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
@@ -625,7 +626,7 @@ impl<'a> CEmitter<'a> {
 /// statement argument, and every loop increment, goes through a `ps_*_ck` helper of
 /// [`CHECKED_HELPERS`] that names the expression and its output line when it overflows.
 /// The expressions are the unchecked printer's text parsed back
-/// ([`crate::overflow::parse_c`]), so the checked program performs exactly the
+/// (`c_ast::parse_c`), so the checked program performs exactly the
 /// operations of the unchecked one, in the same order. A wrapper rather than a flag of
 /// [`CEmitter`], whose struct literal many callers spell out.
 pub struct CheckedC<'e, 'a> {
@@ -716,18 +717,12 @@ impl CheckedC<'_, '_> {
     fn expr(&self, e: &Expr, what: &str, out: &Lines) -> Result<String, CheckedError> {
         let c = self.emitter;
         let text = c.expr(e).map_err(|e| CheckedError::Print(e.to_string()))?;
-        let lookup = crate::overflow::var_lookup(c);
-        let ast = crate::overflow::parse_c(&text, &lookup)?;
-        let site = crate::overflow::string_literal(&format!(
+        let ast = parse_c(&text, &|name: &str| c.vars.index(name))?;
+        let site = string_literal(&format!(
             "line {} of the generated code, {what}: {text}",
             out.line
         ));
-        Ok(crate::overflow::render_checked(
-            &ast,
-            &site,
-            &|k| c.vars.name(k),
-            Lang::C,
-        ))
+        Ok(render_checked(&ast, &site, &|k| c.vars.name(k), Lang::C))
     }
 
     fn node(&self, n: &Node, depth: usize, out: &mut Lines) -> Result<(), CheckedError> {
@@ -752,7 +747,7 @@ impl CheckedC<'_, '_> {
                 let x = c.vars.name(*var);
                 let lo = self.expr(lower, &format!("lower bound of the loop over {x}"), out)?;
                 let hi = self.expr(upper, &format!("upper bound of the loop over {x}"), out)?;
-                let inc = crate::overflow::string_literal(&format!(
+                let inc = string_literal(&format!(
                     "line {} of the generated code, increment of the loop over {x}",
                     out.line
                 ));

@@ -2,6 +2,8 @@
 //! statement, equivalent to the C output (same exact helpers, same bounds).
 
 use crate::ast::Node;
+use crate::c_ast::parse_c;
+use crate::checked::{render_checked, string_literal, CheckedError, Lang};
 use crate::emit_c::CEmitter;
 use polys::CPrintError;
 use std::fmt::Write;
@@ -279,7 +281,7 @@ pub fn function_checked(
     c: &CEmitter,
     nodes: &[Node],
     header: &str,
-) -> Result<String, crate::overflow::CheckedError> {
+) -> Result<String, CheckedError> {
     let mut out = RustLines {
         text: String::new(),
         line: 1,
@@ -326,13 +328,9 @@ fn checked_expr(
     e: &crate::expr::Expr,
     what: &str,
     out: &RustLines,
-) -> Result<String, crate::overflow::CheckedError> {
-    use crate::overflow::{
-        parse_c, render_checked, string_literal, var_lookup, CheckedError, Lang,
-    };
+) -> Result<String, CheckedError> {
     let text = c.expr(e).map_err(|e| CheckedError::Print(e.to_string()))?;
-    let lookup = var_lookup(c);
-    let ast = parse_c(&text, &lookup)?;
+    let ast = parse_c(&text, &|name: &str| c.vars.index(name))?;
     let site = string_literal(&format!(
         "line {} of the generated code, {what}: {}",
         out.line,
@@ -346,7 +344,7 @@ fn checked_node(
     n: &Node,
     depth: usize,
     out: &mut RustLines,
-) -> Result<(), crate::overflow::CheckedError> {
+) -> Result<(), CheckedError> {
     let pad = "    ".repeat(depth);
     match n {
         Node::Stmt { stmt, args } => {

@@ -1,9 +1,9 @@
 //! The pipeline: a parsed problem to a decomposition to loops.
 
 use crate::ast::Node;
-use crate::emit_c::CEmitter;
 use crate::error::GenError;
 use crate::expr::Expr;
+use crate::generated::Generated;
 use crate::input::Problem;
 use crate::linear::{LinearInput, Separation};
 use crate::lower::Lowering;
@@ -64,43 +64,6 @@ impl Default for GenOptions {
             raw: false,
             separate: false,
             limits: cad::Limits::none(),
-        }
-    }
-}
-
-/// A generated program and what it was generated from.
-#[derive(Debug)]
-pub struct Generated {
-    /// Variables in loop order: parameters, then iterators outermost first.
-    pub vars: Vars,
-    pub nparams: usize,
-    /// Statement names and iterator counts, in file order.
-    pub statements: Vec<(String, usize)>,
-    pub nodes: Vec<Node>,
-    /// The decomposition, unless the linear scanner produced the loops.
-    pub cad: Option<Cad>,
-    /// Per statement: its domain over the loop variables (with schedule equalities).
-    pub formulas: Vec<Formula>,
-    /// Constraints that hold wherever a domain does (context, caller's pruning).
-    pub pruning: Vec<Formula>,
-    /// Per statement: its macro's arguments over the loop variables, when they are not
-    /// simply its iterators.
-    pub calls: Option<Vec<Vec<Poly>>>,
-    /// Number of schedule dimensions (loop variables after the parameters).
-    pub ntime: usize,
-    /// Per statement: the loop variable holding each of its iterators.
-    pub stmt_args: Vec<Vec<usize>>,
-    /// Per statement: its time vector over the loop variables (empty without a schedule).
-    pub times: Vec<Vec<Poly>>,
-}
-
-impl Generated {
-    /// The C printer for this output (its variables and statements).
-    pub fn emitter(&self) -> CEmitter<'_> {
-        CEmitter {
-            vars: &self.vars,
-            nparams: self.nparams,
-            statements: &self.statements,
         }
     }
 }
@@ -261,7 +224,7 @@ pub fn generate(
             }
             if scanned.is_none() && tiled {
                 return match &opts.clamp {
-                Some(c) => generate_clamped(c, opts, stats),
+                Some(c) => clamped(c, opts, stats),
                 None => Err(GenError::Tiling(
                     "this tiling needs constraints linear in every loop variable (with tile loops outside, other domains are clamped to tiles); the CAD of the tiled system (--engine cad) is exact but rarely finishes".into(),
                 )),
@@ -380,6 +343,31 @@ pub fn generate(
         stmt_args,
         times,
     })
+}
+
+/// Clamped tiled loops for `c` (see `tiled`), whose untiled loops are this module's raw
+/// CAD loops of the original problem.
+fn clamped(c: &ClampTiling, opts: &GenOptions, stats: &LiftStats) -> Result<Generated, GenError> {
+    let raw = GenOptions {
+        order: None,
+        context: opts.context.clone(),
+        convex: opts.convex,
+        raw: true,
+        linear: false,
+        limits: opts.limits,
+        ..GenOptions::default()
+    };
+    let untiled = |order: Option<Vec<String>>| {
+        generate(
+            &c.original,
+            &GenOptions {
+                order,
+                ..raw.clone()
+            },
+            stats,
+        )
+    };
+    generate_clamped(c, opts.context.as_ref(), &untiled)
 }
 
 /// The context as constraints `q >= 0` (none where it is not a conjunction).

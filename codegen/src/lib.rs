@@ -3,11 +3,16 @@
 
 pub mod ast;
 pub mod bounds;
+mod c_ast;
+mod checked;
 pub mod emit_c;
 pub mod emit_rust;
+mod enclosure;
 mod error;
 pub mod expr;
+mod fourier_motzkin;
 mod generate;
+mod generated;
 pub mod input;
 pub mod interp;
 mod intervals;
@@ -23,7 +28,8 @@ mod union;
 
 pub use cad::{Limits, StopReason};
 pub use error::GenError;
-pub use generate::{generate, GenOptions, Generated};
+pub use generate::{generate, GenOptions};
+pub use generated::Generated;
 pub use linear::Separation;
 pub use pipeline::{Engine, Order, Outcome, Pipeline, PipelineError, Shape};
 pub use tile_problem::{TiledProblem, Tiling};

@@ -13,7 +13,8 @@
 //! ```
 
 use crate::error::GenError;
-use crate::generate::{generate, GenOptions, Generated};
+use crate::generate::{generate, GenOptions};
+use crate::generated::Generated;
 use crate::input::{parse_context, InputError, Problem};
 use crate::tile_problem::{tile_problem, TiledProblem, Tiling};
 use cad::{LiftStats, Limits, StopReason};

@@ -15,11 +15,10 @@
 use crate::ast::Node;
 use crate::error::GenError;
 use crate::expr::Expr;
-use crate::generate::{generate, GenOptions, Generated};
+use crate::generated::Generated;
 use crate::input::Problem;
 use crate::linear::{level_bounds, max_of, min_of};
 use cad::formula::Formula;
-use cad::LiftStats;
 use polys::{Coeff, Int, Poly, Vars};
 
 /// What the clamping generator needs to know about a tiling (tile loops outside point
@@ -42,11 +41,15 @@ pub struct ClampTiling {
     pub domains: Vec<Formula>,
 }
 
-/// Generates clamped tiled loops (see the module documentation).
+/// Generates clamped tiled loops (see the module documentation). `extra_context` is the
+/// caller's extra context on the parameters; `untiled(order)` generates the raw loops of
+/// `c.original` (the CAD's, without the clean-up passes) in that iterator order (`None`:
+/// file order). The generator is passed in so that this module stays below the one that
+/// dispatches to it.
 pub fn generate_clamped(
     c: &ClampTiling,
-    opts: &GenOptions,
-    stats: &LiftStats,
+    extra_context: Option<&Formula>,
+    untiled: &dyn Fn(Option<Vec<String>>) -> Result<Generated, GenError>,
 ) -> Result<Generated, GenError> {
     let problem = &c.original;
     let np = problem.params.len();
@@ -103,7 +106,7 @@ pub fn generate_clamped(
         system.push(Poly::var(beta_hi(k)).sub(&x_of(k)));
     }
     let mut context = vec![problem.context.tighten_strict()];
-    if let Some(ctx) = &opts.context {
+    if let Some(ctx) = extra_context {
         context.push(ctx.tighten_strict());
     }
     for s in &c.sizes {
@@ -120,16 +123,7 @@ pub fn generate_clamped(
         ));
     };
     // The untiled code in file order, then per dimension with that dimension outermost.
-    let raw = GenOptions {
-        order: None,
-        context: opts.context.clone(),
-        convex: opts.convex,
-        raw: true,
-        linear: false,
-        limits: opts.limits,
-        ..GenOptions::default()
-    };
-    let points = generate(problem, &raw, stats)?;
+    let points = untiled(None)?;
     let mut boxes = Vec::with_capacity(n);
     for k in 0..n {
         if k == 0 {
@@ -138,14 +132,7 @@ pub fn generate_clamped(
         }
         let mut order: Vec<String> = vec![file_vars.name(np + k)];
         order.extend((0..n).filter(|&q| q != k).map(|q| file_vars.name(np + q)));
-        let g = generate(
-            problem,
-            &GenOptions {
-                order: Some(order),
-                ..raw.clone()
-            },
-            stats,
-        )?;
+        let g = untiled(Some(order))?;
         boxes.push(g.nodes);
     }
     // The point code in tile coordinates, clamped to the tile.

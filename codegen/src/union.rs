@@ -28,27 +28,19 @@
 //!
 //! `linear`'s elimination works on polynomials because tiled coefficients contain
 //! parameters; here every coefficient is an integer, so constraints are dense integer
-//! vectors and the few hundred emptiness tests of a scan take microseconds each. The
-//! bounds are printed with `linear`'s `div`, `max_of` and `min_of`.
+//! vectors and the few hundred emptiness tests of a scan take microseconds each (that
+//! integer elimination is `fourier_motzkin`'s). The bounds are printed with `linear`'s
+//! `div`, `max_of` and `min_of`.
 
 use crate::ast::Node;
 use crate::expr::Expr;
+use crate::fourier_motzkin::{dnf, infeasible, negate, project, Con};
 use crate::linear::{div, max_of, min_of, LinearInput};
-use cad::formula::{Atom, Formula, Rel};
-use polys::{Coeff, Poly};
+use polys::Poly;
 use std::cell::Cell;
-use std::collections::HashMap;
 
-/// `sum c[k] x_k + c[width] >= 0`: dense integer coefficients, the constant last.
-type Con = Vec<i64>;
-
-/// Polyhedra per statement after making disjunctions disjoint.
-const MAX_CONJUNCTIONS: usize = 32;
 /// Polyhedra in all.
 const MAX_ITEMS: usize = 24;
-/// Constraints in one Fourier–Motzkin step before giving up (projection) or answering
-/// "maybe feasible" (tests).
-const FM_LIMIT: usize = 300;
 /// Emptiness tests per scan before leaving the input to the CAD.
 const MAX_TESTS: usize = 5_000;
 
@@ -704,58 +696,16 @@ impl Scanner<'_> {
         self.infeasible(all)
     }
 
-    /// A proof that the constraints have no integer point (rational infeasibility after
-    /// integer tightening); `false` also when the proof is too costly.
+    /// A proof that the constraints have no integer point (see
+    /// [`fourier_motzkin::infeasible`](crate::fourier_motzkin::infeasible)); `false` also
+    /// when the proof is too costly or the scan has run too many tests.
     fn infeasible(&self, cons: Vec<Con>) -> bool {
         self.tests.set(self.tests.get() + 1);
         if self.tests.get() > MAX_TESTS {
             return false;
         }
-        let w = self.width;
-        let Some(cons) = substitute_equalities(cons, w) else {
-            return false;
-        };
-        if cons
-            .iter()
-            .any(|c| c[w] < 0 && c[..w].iter().all(|&a| a == 0))
-        {
-            return true;
-        }
-        let mut cons: Vec<(Con, bool)> = cons.into_iter().map(|c| (c, false)).collect();
-        loop {
-            // The variable whose elimination adds the fewest constraints; one bounded on
-            // one side only takes its constraints with it.
-            let mut best: Option<(i64, usize)> = None;
-            for v in 0..w {
-                let lo = cons.iter().filter(|(c, _)| c[v] > 0).count() as i64;
-                let up = cons.iter().filter(|(c, _)| c[v] < 0).count() as i64;
-                if lo + up == 0 {
-                    continue;
-                }
-                let growth = lo * up - lo - up;
-                if best.is_none_or(|(g, _)| growth < g) {
-                    best = Some((growth, v));
-                }
-            }
-            let Some((_, v)) = best else {
-                return false;
-            };
-            match eliminate(cons, v, w) {
-                Some(Step::Contradiction) => return true,
-                Some(Step::Rest(rest)) => cons = rest,
-                None => return false,
-            }
-        }
+        infeasible(cons, self.width)
     }
-}
-
-/// `q < 0` over the integers: `-q - 1 >= 0`.
-fn negate(q: &Con) -> Con {
-    let mut n: Con = q.iter().map(|a| -a).collect();
-    if let Some(last) = n.last_mut() {
-        *last -= 1;
-    }
-    n
 }
 
 fn find(comp: &mut [usize], i: usize) -> usize {
@@ -808,295 +758,4 @@ fn component_order(roots: &[usize], before: &[Vec<bool>]) -> Vec<Vec<usize>> {
         }
     }
     order.into_iter().map(|g| groups[g].clone()).collect()
-}
-
-enum Step {
-    Contradiction,
-    Rest(Vec<(Con, bool)>),
-}
-
-/// `c` divided by the gcd of its coefficients with the constant floored (valid at
-/// integer points), or `None` beyond 64 bits.
-fn normalize(c: &[i128]) -> Option<Con> {
-    let n = c.len() - 1;
-    let g = c[..n].iter().fold(0i128, |g, &a| gcd(g, a.abs()));
-    let out: Vec<i128> = if g <= 1 {
-        c.to_vec()
-    } else {
-        let mut d: Vec<i128> = c[..n].iter().map(|a| a / g).collect();
-        d.push(c[n].div_euclid(g));
-        d
-    };
-    out.into_iter().map(|a| i64::try_from(a).ok()).collect()
-}
-
-fn gcd(a: i128, b: i128) -> i128 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
-}
-
-/// One Fourier–Motzkin step on `v`: constraints without `v` and every sum of a lower and
-/// an upper bound, normalised, parallel ones reduced to the tightest. `None`: overflow or
-/// too many constraints.
-fn eliminate(cons: Vec<(Con, bool)>, v: usize, width: usize) -> Option<Step> {
-    let mut rest: Vec<(Con, bool)> = Vec::new();
-    let (mut lowers, mut uppers) = (Vec::new(), Vec::new());
-    for (c, s) in cons {
-        match c[v].signum() {
-            1 => lowers.push(c),
-            -1 => uppers.push(c),
-            _ => rest.push((c, s)),
-        }
-    }
-    // With an equality on `v` (a lower bound whose negation is an upper bound), the
-    // shadow is the substitution: the other pairs are implied by those with it.
-    let equality = lowers.iter().enumerate().find_map(|(i, l)| {
-        let j = uppers
-            .iter()
-            .position(|u| u.iter().zip(l).all(|(a, b)| *a == -b))?;
-        Some((i, j))
-    });
-    if let Some((i, j)) = equality {
-        let (l, u) = (lowers[i].clone(), uppers[j].clone());
-        lowers.retain(|c| *c != l);
-        uppers.retain(|c| *c != u);
-        let (lo_only, up_only) = (std::mem::take(&mut lowers), std::mem::take(&mut uppers));
-        // Each other bound meets the equality's opposite half.
-        let mut pairs: Vec<(Con, Con)> = lo_only.into_iter().map(|c| (c, u.clone())).collect();
-        pairs.extend(up_only.into_iter().map(|c| (l.clone(), c)));
-        pairs.push((l, u));
-        return combine_pairs(rest, pairs, v, width);
-    }
-    if rest.len() + lowers.len() * uppers.len() > FM_LIMIT {
-        return None;
-    }
-    let pairs: Vec<(Con, Con)> = lowers
-        .iter()
-        .flat_map(|l| uppers.iter().map(move |u| (l.clone(), u.clone())))
-        .collect();
-    combine_pairs(rest, pairs, v, width)
-}
-
-/// The constraints without the variable and the sums of the (lower, upper) pairs that
-/// cancel it, normalised, parallel ones reduced to the tightest.
-fn combine_pairs(
-    rest: Vec<(Con, bool)>,
-    pairs: Vec<(Con, Con)>,
-    v: usize,
-    width: usize,
-) -> Option<Step> {
-    let mut out: Vec<(Con, bool)> = Vec::with_capacity(rest.len() + pairs.len());
-    let mut index: HashMap<Vec<i64>, usize> = HashMap::new();
-    let mut add = |c: Con, stated: bool| -> bool {
-        if c[..width].iter().all(|&a| a == 0) {
-            return c[width] < 0;
-        }
-        match index.get(&c[..width]) {
-            Some(&k) => {
-                let (d, s) = &mut out[k];
-                if c[width] < d[width] {
-                    *d = c;
-                    *s = stated;
-                } else if c[width] == d[width] {
-                    *s |= stated;
-                }
-            }
-            None => {
-                index.insert(c[..width].to_vec(), out.len());
-                out.push((c, stated));
-            }
-        }
-        false
-    };
-    for (c, s) in rest {
-        if add(c, s) {
-            return Some(Step::Contradiction);
-        }
-    }
-    for (l, u) in &pairs {
-        let (a, b) = (i128::from(l[v]), -i128::from(u[v]));
-        let sum: Vec<i128> = l
-            .iter()
-            .zip(u)
-            .map(|(&x, &y)| b * i128::from(x) + a * i128::from(y))
-            .collect();
-        if add(normalize(&sum)?, false) {
-            return Some(Step::Contradiction);
-        }
-    }
-    if out.len() > FM_LIMIT {
-        return None;
-    }
-    Some(Step::Rest(out))
-}
-
-/// Substitutes away variables fixed by an equality with a unit coefficient (a pair
-/// `e >= 0`, `-e >= 0`): exact, and it keeps Fourier–Motzkin from multiplying the
-/// schedule's equalities. `None` on overflow.
-fn substitute_equalities(mut cons: Vec<Con>, width: usize) -> Option<Vec<Con>> {
-    loop {
-        let mut found = None;
-        'search: for (i, e) in cons.iter().enumerate() {
-            let Some(u) = (0..width).find(|&k| e[k].abs() == 1) else {
-                continue;
-            };
-            for f in &cons[i + 1..] {
-                if f.iter().zip(e).all(|(a, b)| *a == -b) {
-                    found = Some((e.clone(), u));
-                    break 'search;
-                }
-            }
-        }
-        let Some((e, u)) = found else {
-            return Some(cons);
-        };
-        let mut next = Vec::with_capacity(cons.len());
-        for c in &cons {
-            if c[u] == 0 {
-                next.push(c.clone());
-                continue;
-            }
-            let f = i128::from(c[u]) * i128::from(e[u]);
-            let d: Vec<i128> = c
-                .iter()
-                .zip(&e)
-                .map(|(&a, &b)| i128::from(a) - f * i128::from(b))
-                .collect();
-            next.push(normalize(&d)?);
-        }
-        cons = next;
-    }
-}
-
-/// The projections of one polyhedron onto the parameters and outer loop variables
-/// (`proj[v]` for `v` in `np..=nvars`, empty below); `Some(None)`: no point for any
-/// parameter value; `None`: too large or beyond 64 bits.
-#[allow(clippy::type_complexity)]
-fn project(
-    conj: &[Con],
-    np: usize,
-    nvars: usize,
-    width: usize,
-) -> Option<Option<Vec<Vec<(Con, bool)>>>> {
-    let mut stated: Vec<(Con, bool)> = Vec::new();
-    for c in conj {
-        let wide: Vec<i128> = c.iter().map(|&a| i128::from(a)).collect();
-        let n = normalize(&wide)?;
-        if n[..width].iter().all(|&a| a == 0) {
-            if n[width] < 0 {
-                return Some(None);
-            }
-            continue;
-        }
-        if !stated.iter().any(|(d, _)| *d == n) {
-            stated.push((n, true));
-        }
-    }
-    // Parallel stated constraints: keep the tightest (as elimination does); the spare
-    // slot `width - 1` is in no constraint, so this step only merges.
-    let mut proj = vec![Vec::new(); nvars + 1];
-    let mut cur = match eliminate(stated, width - 1, width)? {
-        Step::Contradiction => return Some(None),
-        Step::Rest(r) => r,
-    };
-    proj[nvars] = cur.clone();
-    for v in (np..nvars).rev() {
-        cur = match eliminate(cur, v, width)? {
-            Step::Contradiction => return Some(None),
-            Step::Rest(r) => r,
-        };
-        proj[v] = cur.clone();
-    }
-    Some(Some(proj))
-}
-
-/// A formula as a union of disjoint conjunctions of affine constraints (`neg`: of its
-/// negation), or `None` if some atom is not affine or there are too many conjunctions.
-fn dnf(f: &Formula, neg: bool, width: usize) -> Option<Vec<Vec<Con>>> {
-    let out = match (f, neg) {
-        (Formula::True, false) | (Formula::False, true) => vec![Vec::new()],
-        (Formula::True, true) | (Formula::False, false) => Vec::new(),
-        (Formula::Atom(a), _) => atom(a, neg, width)?,
-        (Formula::Not(g), _) => dnf(g, !neg, width)?,
-        (Formula::And(fs), false) | (Formula::Or(fs), true) => {
-            let mut acc = vec![Vec::new()];
-            for g in fs {
-                acc = product(&acc, &dnf(g, neg, width)?)?;
-            }
-            acc
-        }
-        (Formula::Or(fs), false) | (Formula::And(fs), true) => {
-            // `a or b` as `a`, or `not a and b`: disjoint pieces.
-            let mut out = Vec::new();
-            let mut none_before: Vec<Vec<Con>> = vec![Vec::new()];
-            for g in fs {
-                out.extend(product(&none_before, &dnf(g, neg, width)?)?);
-                none_before = product(&none_before, &dnf(g, !neg, width)?)?;
-                if out.len() > MAX_CONJUNCTIONS {
-                    return None;
-                }
-            }
-            out
-        }
-    };
-    (out.len() <= MAX_CONJUNCTIONS).then_some(out)
-}
-
-fn product(a: &[Vec<Con>], b: &[Vec<Con>]) -> Option<Vec<Vec<Con>>> {
-    if a.len() * b.len() > MAX_CONJUNCTIONS {
-        return None;
-    }
-    Some(
-        a.iter()
-            .flat_map(|x| {
-                b.iter().map(move |y| {
-                    let mut z = x.clone();
-                    z.extend(y.iter().cloned());
-                    z
-                })
-            })
-            .collect(),
-    )
-}
-
-/// An atom `p ~ 0` (or its negation) as disjoint conjunctions over the integers:
-/// `p > 0` is `p - 1 >= 0`, `p != 0` is `p <= -1` or `p >= 1`.
-fn atom(a: &Atom, neg: bool, width: usize) -> Option<Vec<Vec<Con>>> {
-    let rel = if neg { a.rel.negate() } else { a.rel };
-    let p = con_of(&a.poly, width)?;
-    let minus: Con = p.iter().map(|x| -x).collect();
-    let shift = |c: &Con, d: i64| -> Option<Con> {
-        let mut c = c.clone();
-        c[width] = c[width].checked_add(d)?;
-        Some(c)
-    };
-    Some(match rel {
-        Rel::Ge => vec![vec![p]],
-        Rel::Le => vec![vec![minus]],
-        Rel::Gt => vec![vec![shift(&p, -1)?]],
-        Rel::Lt => vec![vec![shift(&minus, -1)?]],
-        Rel::Eq => vec![vec![p, minus]],
-        Rel::Ne => vec![vec![shift(&minus, -1)?], vec![shift(&p, -1)?]],
-    })
-}
-
-/// An affine polynomial's coefficients, or `None` if it is not affine or they exceed 32
-/// bits (room for elimination in 64).
-fn con_of(p: &Poly, width: usize) -> Option<Con> {
-    if p.total_degree() > 1 {
-        return None;
-    }
-    let mut c = vec![0i64; width + 1];
-    for (m, k) in p.terms() {
-        let k = k.to_i64().filter(|k| k.unsigned_abs() < 1 << 31)?;
-        match m.exps().iter().position(|&e| e == 1) {
-            Some(v) if v < width - 1 => c[v] = k,
-            Some(_) => return None,
-            None => c[width] = k,
-        }
-    }
-    Some(c)
 }

@@ -2,7 +2,7 @@
 //! values, and compare its instance sequence with a brute-force enumeration of the
 //! domain's formulas over a box.
 
-use crate::generate::Generated;
+use crate::generated::Generated;
 use polys::{Coeff, Int};
 use std::fmt::Write as _;
 use std::process::Command;
