@@ -26,8 +26,8 @@ fn prem_dense<C: Coeff>(a: &Dense<C>, b: &Dense<C>) -> Dense<C> {
     prem_dense_until(a, b, &|| false).expect("never stopped")
 }
 
-/// [`prem_dense`], or `None` as soon as `stop()` says so (asked once per eliminated
-/// degree: one such step of a CAD's resultant can take seconds).
+/// [`prem_dense`], or `None` as soon as `stop()` says so (asked before every coefficient
+/// product: one step of a CAD's resultant can take seconds).
 fn prem_dense_until<C: Coeff>(
     a: &Dense<C>,
     b: &Dense<C>,
@@ -44,15 +44,20 @@ fn prem_dense_until<C: Coeff>(
     let lcb = &b[db];
     let mut e = (a.len() - b.len() + 1) as u32;
     while !a.is_empty() && a.len() >= b.len() {
-        if stop() {
-            return None;
-        }
         let da = a.len() - 1;
         let lca = a[da].clone();
+        // `stop` is asked per coefficient product too: with a CAD's resultants one product
+        // of two coefficients can take a tenth of a second.
         for c in a.iter_mut().take(da) {
+            if stop() {
+                return None;
+            }
             *c = c.mul(lcb);
         }
         for (j, bj) in b.iter().take(db).enumerate() {
+            if stop() {
+                return None;
+            }
             let k = j + da - db;
             a[k] = a[k].sub(&lca.mul(bj));
         }
