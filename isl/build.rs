@@ -1,4 +1,4 @@
-//! Build script of the root crate: finds the system isl (libisl-dev) with pkg-config when the
+//! Build script of polyscan-isl: finds the system isl (libisl-dev) with pkg-config when the
 //! `isl` feature is on, links it, and sets `cfg(polyscan_has_isl)`; without the library the
 //! crate still builds and `polyscan compare` explains how to install it.
 

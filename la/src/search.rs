@@ -602,7 +602,7 @@ mod symbolic_tests {
     /// sizes reproduces the numeric cost.
     #[test]
     fn polynomials_agree_with_numeric_costs() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/la");
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/la");
         let mut files: Vec<_> = std::fs::read_dir(dir)
             .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
             .unwrap_or_default();

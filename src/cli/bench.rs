@@ -16,7 +16,8 @@
 //! programs visited the same instances.
 
 use super::compare::{compare_source, CompareOptions, Report};
-use super::gen::{input_diagnostic, pipeline_diagnostic, write_atomically, Limits};
+use super::files::{input_diagnostic, write_atomically};
+use super::gen::{pipeline_diagnostic, Limits};
 use super::tile::TileFlags;
 use super::{Diagnostic, ExitCode};
 use clap::Args;

@@ -6,7 +6,8 @@
 //! or run), 2 bad input, including polynomial constraints (isl takes affine ones only),
 //! 3 isl or a C compiler missing, or a resource limit.
 
-use super::gen::{input_diagnostic, load, pipeline_diagnostic, Limits};
+use super::files::{input_diagnostic, load};
+use super::gen::{pipeline_diagnostic, Limits};
 use super::tile::TileFlags;
 use super::verify::parse_params;
 use super::{Diagnostic, ExitCode};

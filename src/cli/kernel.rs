@@ -1,7 +1,7 @@
 //! `polyscan kernel NAME`: a blocked BLAS kernel as C (see `polyscan_kernels`), and
 //! `--tune`, a short search for tile sizes on this machine.
 
-use super::gen::write_atomically;
+use super::files::write_atomically;
 use super::{Diagnostic, ExitCode};
 use clap::{Args, ValueEnum};
 use polyscan_kernels::{emit, Blas, Caches, Diag, KernelError, Layout, Request, Side, Trans, Uplo};

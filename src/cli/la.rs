@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use super::gen::write_atomically;
+use super::files::write_atomically;
 use super::{Diagnostic, ExitCode};
 use polyscan_la::program::{self, Backend, ProgramOptions};
 use polyscan_la::{self as la, search::SearchOptions, LaError};

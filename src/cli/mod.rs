@@ -8,6 +8,7 @@ mod bench;
 mod cad;
 pub mod compare;
 mod diagnostic;
+pub mod files;
 pub mod gen;
 pub mod kernel;
 mod la;

@@ -6,7 +6,8 @@
 //! interpreter (`codegen::interp`) for the given parameter values; the picture itself is
 //! drawn by `polyscan_plot`.
 
-use super::gen::{gen_diagnostic, generate_file, input_diagnostic, write_atomically, Choices};
+use super::files::{input_diagnostic, load, write_atomically};
+use super::gen::{gen_diagnostic, generate_file, Choices};
 use super::gen::{Limits, Outcome};
 use super::verify::parse_params;
 use super::{Diagnostic, ExitCode};
@@ -57,7 +58,7 @@ fn bad(m: impl Into<String>) -> Diagnostic {
 }
 
 pub fn run(args: PlotArgs) -> Result<(), Diagnostic> {
-    let (_, original) = super::gen::load(&args.file)?;
+    let (_, original) = load(&args.file)?;
     let np = original.params.len();
     let depth = original.depth();
     let file_vars = original.vars();

@@ -1,7 +1,7 @@
 //! Tiling from the command line: the `--tile-*` flags shared by `gen` and `verify` (read
 //! into codegen's [`Tiling`]), and `polyscan tile`, which prints the tiled domain.
 
-use super::gen::{load, write_atomically};
+use super::files::{load, write_atomically};
 use super::{Diagnostic, ExitCode};
 use clap::{Args, ValueEnum};
 use codegen::input::Problem;
