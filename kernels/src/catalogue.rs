@@ -7,29 +7,48 @@ use std::fmt;
 /// A kernel the search may emit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kernel {
+    /// General matrix product `C := alpha A B + beta C`.
     Gemm,
+    /// Product with a symmetric matrix.
     Symm,
+    /// Symmetric rank-k update `C := alpha A^T A + beta C`.
     Syrk,
+    /// Symmetric rank-2k update.
     Syr2k,
+    /// Product with a triangular matrix.
     Trmm,
+    /// Triangular solve with several right-hand sides.
     Trsm,
+    /// General matrix-vector product.
     Gemv,
+    /// Symmetric matrix-vector product.
     Symv,
+    /// Triangular matrix-vector product.
     Trmv,
+    /// Triangular solve with one right-hand side.
     Trsv,
+    /// Rank-1 update `A := alpha x y^T + A`.
     Ger,
+    /// Dot product.
     Dot,
+    /// `Y := alpha X + Y`.
     Axpy,
+    /// `X := alpha X`.
     Scal,
+    /// Cholesky factorisation.
     Potrf,
+    /// LU factorisation with partial pivoting.
     Getrf,
+    /// Inverse of a triangular matrix.
     Trtri,
     /// C := L^T L for a triangular L (the second half of an explicit SPD inverse).
     Lauum,
     /// Explicit inverse from an LU factorisation (only in the naive baseline and where an
     /// inverse is the requested output).
     Getri,
+    /// Product with a diagonal matrix (from either side).
     DiagScale,
+    /// Solve with a diagonal matrix (from either side).
     DiagSolve,
     /// Row permutation from a pivoted LU factorisation; no arithmetic.
     Laswp,
@@ -40,7 +59,9 @@ pub enum Kernel {
 /// One catalogue entry.
 #[derive(Debug, Clone, Copy)]
 pub struct KernelSpec {
+    /// The kernel this entry describes.
     pub kernel: Kernel,
+    /// Its name as printed (`GEMM`).
     pub name: &'static str,
     /// The operation, with operand shapes.
     pub operation: &'static str,
@@ -262,9 +283,11 @@ pub const CATALOGUE: &[KernelSpec] = &[
 ];
 
 impl Kernel {
+    /// The catalogue entry (`None` for [`Kernel::Bind`], which has none).
     pub fn spec(self) -> Option<&'static KernelSpec> {
         CATALOGUE.iter().find(|s| s.kernel == self)
     }
+    /// The catalogue name (`GEMM`; `BIND` for [`Kernel::Bind`]).
     pub fn name(self) -> &'static str {
         self.spec().map_or("BIND", |s| s.name)
     }
@@ -282,6 +305,7 @@ impl fmt::Display for Kernel {
 
 /// FLOP counts (leading terms, as in Linnea's cost model) in the sizes of each kernel.
 pub mod cost {
+    /// Matrix product of an m x k and a k x n operand.
     pub fn gemm(m: u64, n: u64, k: u64) -> f64 {
         2.0 * m as f64 * n as f64 * k as f64
     }
@@ -293,21 +317,27 @@ pub mod cost {
     pub fn trsm(m: u64, n: u64) -> f64 {
         m as f64 * m as f64 * n as f64
     }
+    /// Matrix-vector product with an m x n matrix.
     pub fn gemv(m: u64, n: u64) -> f64 {
         2.0 * m as f64 * n as f64
     }
+    /// Cholesky factorisation of an n x n matrix.
     pub fn potrf(n: u64) -> f64 {
         (n as f64).powi(3) / 3.0
     }
+    /// LU factorisation of an n x n matrix.
     pub fn getrf(n: u64) -> f64 {
         2.0 * (n as f64).powi(3) / 3.0
     }
+    /// Inverse of an n x n triangle.
     pub fn trtri(n: u64) -> f64 {
         (n as f64).powi(3) / 3.0
     }
+    /// Inverse of an n x n matrix from its LU factors.
     pub fn getri(n: u64) -> f64 {
         4.0 * (n as f64).powi(3) / 3.0
     }
+    /// One operation per element of an m x n operand.
     pub fn elementwise(m: u64, n: u64) -> f64 {
         m as f64 * n as f64
     }

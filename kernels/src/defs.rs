@@ -3,13 +3,20 @@
 //! (quick returns, beta scaling, copies), the element macros the catalogue body uses, and
 //! how the packing routines read op(A) and op(B) for the full tiles.
 
-use super::runtime::Operands;
-use super::{element, Blas, KernelError, Layout, Request, Uplo};
+use crate::request::{Blas, KernelError, Layout, Request, Uplo};
+use crate::runtime::Operands;
+use crate::template::fill;
+use crate::text::element;
+
+/// TRMM's work before the nest (`c/trmm_prologue.c`): the copy of B it reads, or the
+/// in-place fallback; `@ld0@`: the copy's leading dimension.
+const TRMM_PROLOGUE: &str = include_str!("c/trmm_prologue.c");
 
 /// Everything kernel-specific in the C file.
 pub struct Def {
     /// One line saying what the function computes.
     pub what: String,
+    /// The C parameter list of both entry points.
     pub args: &'static str,
     /// The arguments as passed on from the default-size entry point.
     pub call: &'static str,
@@ -21,6 +28,7 @@ pub struct Def {
     pub epilogue: String,
     /// `#define PS_X(r, c) ...` for each array of the catalogue body.
     pub accessors: String,
+    /// How the packing routines read op(A) and op(B), and the masks of triangular domains.
     pub ops: Operands,
     /// Initialisers of `ps_blk`: a, b, lda, ldb, c, rs_c, cs_c.
     pub blk: [String; 7],
@@ -51,6 +59,8 @@ fn beta_scaling(rows: &str, cols: &str, lower: bool) -> String {
     )
 }
 
+/// The kernel-specific parts of a GEMM-shaped kernel's file (`Generation` for the
+/// kernels with their own emitters, `BadInput` for TRMM with `--uplo U`).
 pub fn definition(req: &Request) -> Result<Def, KernelError> {
     let l = req.layout;
     let upper = req.uplo == Some(Uplo::Upper);
@@ -221,28 +231,7 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                 call: "M, N, alpha, A, lda, B, ldb",
                 // The catalogue's nest accumulates into X while reading B; in place, the
                 // old B is copied out first (O(MN) next to the O(M^2 N) products).
-                prologue: format!(
-                    "  if (M <= 0 || N <= 0) return;\n\
-                     \x20 const int64_t ps_ldb0 = {ld0};\n\
-                     \x20 double *ps_b0 = alpha == 0.0 ? NULL : malloc(sizeof(double) * (size_t)M * (size_t)N);\n\
-                     \x20 if (ps_b0 == NULL) {{\n\
-                     \x20   /* alpha == 0, or no memory for the copy: in place, rows from the bottom up\n\
-                     \x20      (row i reads only rows l <= i, not yet overwritten). */\n\
-                     \x20   for (int64_t i = M - 1; i >= 0; i--)\n\
-                     \x20     for (int64_t j = 0; j < N; j++) {{\n\
-                     \x20       double s = 0.0;\n\
-                     \x20       if (alpha != 0.0)\n\
-                     \x20         for (int64_t l = 0; l <= i; l++) s += PS_L(i, l) * PS_X(l, j);\n\
-                     \x20       PS_X(i, j) = alpha * s;\n\
-                     \x20     }}\n\
-                     \x20   return;\n\
-                     \x20 }}\n\
-                     \x20 for (int64_t j = 0; j < N; j++)\n\
-                     \x20   for (int64_t i = 0; i < M; i++) {{\n\
-                     \x20     PS_B(i, j) = PS_X(i, j);\n\
-                     \x20     PS_X(i, j) = 0.0;\n\
-                     \x20   }}\n"
-                ),
+                prologue: fill(TRMM_PROLOGUE, &[("ld0", ld0)]),
                 bind: "const int64_t m = M, n = N;",
                 epilogue: "  free(ps_b0);\n".into(),
                 accessors: format!(

@@ -78,8 +78,8 @@ pub fn catalogue_nest(
     sizes: &[&str],
     partial: bool,
     loops: &[&str],
-) -> Result<(&'static crate::catalogue::KernelSpec, Nest), super::KernelError> {
-    use super::KernelError::Generation;
+) -> Result<(&'static crate::catalogue::KernelSpec, Nest), crate::request::KernelError> {
+    use crate::request::KernelError::Generation;
     let name = kernel.name();
     let spec = kernel
         .spec()
@@ -209,8 +209,11 @@ fn point_nest(node: &Node, t_vars: &[usize], o_vars: &[usize]) -> Option<bool> {
 
 /// Tile and point loop variables, and whether partial nests are replaced too.
 pub struct Vars<'a> {
+    /// Variable indices of the tile loops (`t1..tn`).
     pub t: &'a [usize],
+    /// Variable indices of the point loops within a tile.
     pub o: &'a [usize],
+    /// Whether partial-tile point nests are replaced too.
     pub partial: bool,
 }
 

@@ -4,13 +4,11 @@
 //! code names no OpenMP construct; with it, the code still compiles and runs serially
 //! without -fopenmp (the pragmas are ignored and the thread count is 1).
 
-/// Printed after the includes: the thread id and count, 0 and 1 without -fopenmp.
+/// Printed after the includes (`c/omp.h`): the thread id and count, 0 and 1 without -fopenmp.
 /// `PS_OMP_MIN`: the least work (multiply-adds) per parallel iteration for a loop to go
 /// parallel; a fork and join costs microseconds, more on a loaded machine, so loops over
 /// small tiles stay serial. Overridable with -DPS_OMP_MIN=...
-pub const PRELUDE: &str = "#ifdef _OPENMP\n#include <omp.h>\n#define PS_TID omp_get_thread_num()\n\
-#define PS_NTHREADS omp_get_max_threads()\n#else\n#define PS_TID 0\n#define PS_NTHREADS 1\n#endif\n\
-#ifndef PS_OMP_MIN\n#define PS_OMP_MIN 32768\n#endif\n";
+pub const PRELUDE: &str = include_str!("c/omp.h");
 
 /// Declares the per-call state of type `ty` (one per thread with `openmp`), the macro
 /// `name` for the calling thread's copy, and `int packed` (whether every copy's

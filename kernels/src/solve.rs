@@ -15,11 +15,42 @@
 //! the diagonal with equal i and l sizes runs the strip solver `ps_trsm_diag`; any other
 //! tile runs the catalogue body in the nest's order.
 
-use super::nest::{catalogue_nest, Nest};
-use super::runtime::{self, Operands};
-use super::{c_body, header, indent, omp, Diag, KernelError, Layout, Request, Side, Trans, Uplo};
 use crate::catalogue::Kernel;
+use crate::nest::{catalogue_nest, Nest};
+use crate::omp;
+use crate::parts::KernelParts;
+use crate::request::{Diag, KernelError, Layout, Request, Side, Trans, Uplo};
+use crate::runtime::{self, Operands};
+use crate::template::fill;
+use crate::text::{c_body, indent};
 use std::fmt::Write;
+
+/// TRSM's own C after the solver runtime (`c/trsm.c`): canonical element access, the
+/// tile step, the entry points.
+const TRSM: &str = include_str!("c/trsm.c");
+/// TRSV's own C (`c/trsv.c`): the tile step (`@update@`, `@diag@`: its loops in the
+/// triangle's unit-stride order) and the entry points.
+const TRSV: &str = include_str!("c/trsv.c");
+/// TRTRI's own C after the solver runtime (`c/trtri.c`): the tile step, the entry points.
+const TRTRI: &str = include_str!("c/trtri.c");
+
+/// `PS_L(r, c)`: the canonical triangle's element, ones on the diagonal when `unit`.
+fn l_at(unit: bool) -> &'static str {
+    if unit {
+        "((r) == (c) ? 1.0 : ps_t[(r) * ps_trs + (c) * ps_tcs])"
+    } else {
+        "ps_t[(r) * ps_trs + (c) * ps_tcs]"
+    }
+}
+
+/// `column` or `row`, as the entry points' comments name the layout.
+fn layout_name(layout: Layout) -> &'static str {
+    if layout == Layout::Col {
+        "column"
+    } else {
+        "row"
+    }
+}
 
 /// Index map of one operand of the canonical problem: element (r, c) is
 /// `ptr[base + r * rs + c * cs]` (C expressions).
@@ -176,7 +207,8 @@ fn flag_text(req: &Request) -> String {
 /// Default size of the diagonal blocks (i and l tiles of TRSM) and of nc's upper end.
 const TRSM_NB: i64 = 128;
 
-pub fn emit_trsm(req: &Request) -> Result<String, KernelError> {
+/// The parts of TRSM's file (every side, triangle, transposition, diagonal, layout).
+pub(crate) fn emit_trsm(req: &Request) -> Result<KernelParts, KernelError> {
     let left = req.side != Some(Side::Right);
     let unit = req.diag == Some(Diag::Unit);
     let (order_ext, cols_ext) = if left { ("M", "N") } else { ("N", "M") };
@@ -201,43 +233,6 @@ pub fn emit_trsm(req: &Request) -> Result<String, KernelError> {
         c_mask: None,
         a_lend: None,
     };
-    let mut s = header(req);
-    s.push_str(&runtime::blocked("trsm", &ops));
-    s.push_str(&runtime::solver());
-    let _ = write!(
-        s,
-        r#"
-/* Canonical element access (X := inv(T) X, T lower): see the index maps below. */
-#define PS_B(r, c) ps_x[(r) * ps_xrs + (c) * ps_xcs]
-#define PS_L(r, c) {l_at}
-
-/* One tile of the canonical solve with origin (i0, j0, l0): a pure update (its l-range
-   ends before its i-range starts) through the packed path, a diagonal tile with equal i
-   and l sizes through the strip solver; 0 when neither applies. */
-static int ps_trsm_step(ps_ws *w, const double *t, int64_t trs, int64_t tcs, double *x, int64_t xrs, int64_t xcs,
-                        int64_t i0, int64_t j0, int64_t l0, int64_t szi, int64_t szj, int64_t szl)
-{{
-  ps_blk *b = &w->blk;
-  if (l0 + szl <= i0) {{
-    ps_trsm_full(b, i0, j0, l0);
-    return 1;
-  }}
-  if (i0 == l0 && szi == szl && szl <= w->nbd) {{
-    const int64_t nb = szl < b->m - l0 ? szl : b->m - l0;
-    const int64_t wc = szj < b->n - j0 ? szj : b->n - j0;
-    ps_trsm_diag(w, t + l0 * (trs + tcs), trs, tcs, x + l0 * xrs + j0 * xcs, xrs, xcs, nb, wc, {unit});
-    return 1;
-  }}
-  return 0;
-}}
-"#,
-        l_at = if unit {
-            "((r) == (c) ? 1.0 : ps_t[(r) * ps_trs + (c) * ps_tcs])"
-        } else {
-            "ps_t[(r) * ps_trs + (c) * ps_tcs]"
-        },
-        unit = u8::from(unit),
-    );
     let fast = "ps_trsm_step(PS_W, ps_t, ps_trs, ps_tcs, ps_x, ps_xrs, ps_xcs, (t3) * sz_i, (t1) * sz_j, (t2) * sz_l, sz_i, sz_j, sz_l)";
     let (defs, undefs) = dispatch(&nest, fast, &["sz_j", "sz_l", "sz_i"]);
     // Column blocks of X are independent (each solves its own right-hand sides).
@@ -263,78 +258,58 @@ static int ps_trsm_step(ps_ws *w, const double *t, int64_t trs, int64_t tcs, dou
     } else {
         format!("ps_pick_size({cols_ext}, {}, PS_NR)", req.defaults[1])
     };
-    let _ = write!(
-        s,
-        r#"
-/* B := X solving {side_desc}, B M x N ({layout}-major, {flags}): overwritten by the solution.
-   Canonical form X := inv(T) X with T lower {order_ext} x {order_ext} and X {order_ext} x {cols_ext}.
-   tile_sizes = {{size along i, j, l}} of the catalogue domain {domain}
-   (i, l: rows of X and of T, j: columns of X); values below 1 count as 1, values above an
-   extent as the extent. Equal i and l sizes let diagonal tiles run the strip solver. */
-void polyscan_dtrsm_tiled(int64_t M, int64_t N, double alpha, const double *A, int64_t lda, double *B, int64_t ldb,
-                          const int64_t *tile_sizes)
-{{
-  if (M <= 0 || N <= 0) return;
-  if (alpha != 1.0)
-    for (int64_t c = 0; c < N; c++)
-      for (int64_t r = 0; r < M; r++) {{
-        double *e = &B[r * ({ra}) + c * ({ca})];
-        *e = alpha == 0.0 ? 0.0 : alpha * *e;
-      }}
-  if (alpha == 0.0) return;
-  const int64_t m = {order_ext}, n = {cols_ext};
-  const double *ps_t = A + ({tbase});
-  const int64_t ps_trs = {trs}, ps_tcs = {tcs};
-  double *ps_x = B + ({xbase});
-  const int64_t ps_xrs = {xrs}, ps_xcs = {xcs};
-{sizes}  const ps_blk blk0 = {{ .a = ps_t, .b = ps_x, .lda = lda, .ldb = ldb, .c = ps_x, .rs_c = ps_xrs, .cs_c = ps_xcs, .alpha = -1.0,
-                       .m = m, .n = n, .k = m, .ars = ps_trs, .acs = ps_tcs, .brs = ps_xrs, .bcs = ps_xcs }};
-{state}#define S(j, l, i) {body}
-{defs}{fragment}{undefs}{free}}}
-
-/* Default tile sizes: diagonal blocks of {nb} (moved within [s/2, s] to fit the order),
-   column blocks from the cache model's nc. */
-void polyscan_dtrsm(int64_t M, int64_t N, double alpha, const double *A, int64_t lda, double *B, int64_t ldb)
-{{
-  const int64_t nb = ps_pick_size({order_ext}, {nb}, PS_MR);
-  const int64_t ts[3] = {{ nb, {nc_pick}, nb }};
-  polyscan_dtrsm_tiled(M, N, alpha, A, lda, B, ldb, ts);
-}}
-"#,
-        layout = if req.layout == Layout::Col {
-            "column"
-        } else {
-            "row"
-        },
-        flags = flag_text(req),
-        domain = spec.domain,
-        tbase = t.base,
-        trs = t.rs,
-        tcs = t.cs,
-        xbase = x.base,
-        xrs = x.rs,
-        xcs = x.cs,
-        sizes = size_decls(&[("i", "m"), ("j", "n"), ("l", "m")]),
-        state = omp::state_decl(
-            req.openmp,
-            "ps_ws",
-            "PS_W",
-            "ps_ws_init({p}, &blk0, sz_i, sz_j, sz_l, sz_l)"
-        ),
-        body = c_body(spec.body),
-        fragment = indent(&fragment, "  "),
-        free = omp::state_free(req.openmp, "PS_W", "ps_ws_free"),
-        nb = TRSM_NB,
+    let body = fill(
+        TRSM,
+        &[
+            ("l_at", l_at(unit)),
+            ("unit", if unit { "1" } else { "0" }),
+            ("side_desc", side_desc),
+            ("layout", layout_name(req.layout)),
+            ("flags", &flag_text(req)),
+            ("order_ext", order_ext),
+            ("cols_ext", cols_ext),
+            ("domain", spec.domain),
+            ("ra", &ra),
+            ("ca", &ca),
+            ("tbase", &t.base),
+            ("trs", &t.rs),
+            ("tcs", &t.cs),
+            ("xbase", &x.base),
+            ("xrs", &x.rs),
+            ("xcs", &x.cs),
+            ("sizes", &size_decls(&[("i", "m"), ("j", "n"), ("l", "m")])),
+            (
+                "state",
+                &omp::state_decl(
+                    req.openmp,
+                    "ps_ws",
+                    "PS_W",
+                    "ps_ws_init({p}, &blk0, sz_i, sz_j, sz_l, sz_l)",
+                ),
+            ),
+            ("body", &c_body(spec.body)),
+            ("defs", &defs),
+            ("fragment", &indent(&fragment, "  ")),
+            ("undefs", &undefs),
+            ("free", &omp::state_free(req.openmp, "PS_W", "ps_ws_free")),
+            ("nb", &TRSM_NB.to_string()),
+            ("nc_pick", &nc_pick),
+        ],
     );
-    s.push_str("#undef PS_B\n#undef PS_L\n");
-    Ok(s)
+    Ok(KernelParts::new(
+        req,
+        runtime::blocked("trsm", &ops),
+        true,
+        body,
+    ))
 }
 
 /// Default tile sizes of TRSV (rows and columns of T per tile: a 256 x 256 block of T is
 /// 512 KiB, streamed once; the vector blocks stay in L1).
 const TRSV_NB: i64 = 256;
 
-pub fn emit_trsv(req: &Request) -> Result<String, KernelError> {
+/// The parts of TRSV's file (every triangle, transposition, diagonal, layout).
+pub(crate) fn emit_trsv(req: &Request) -> Result<KernelParts, KernelError> {
     let unit = req.diag == Some(Diag::Unit);
     // No `--openmp` loop: every tile reads the part of the solution the tiles before it
     // wrote, and the only independent tiles (the updates below one diagonal tile) are
@@ -344,156 +319,60 @@ pub fn emit_trsv(req: &Request) -> Result<String, KernelError> {
     // Loops j, i: each block column of T, the diagonal tile first.
     let (spec, nest) = catalogue_nest(Kernel::Trsv, &[1, 0], &["sz_j", "sz_i"], true, &["j", "i"])?;
     // Pure updates w[I] -= T[I][J] w[J]: by columns where T's columns are contiguous,
-    // else by rows (dot products), so that the inner loop has unit stride.
-    let update = if t.rows_adjacent {
-        "  int64_t j = j0;\n\
-         \x20 /* Four columns at a time: one load and store of w per four multiply-adds. */\n\
-         \x20 for (; j + 4 <= je; j += 4) {\n\
-         \x20   const double x0 = w[j], x1 = w[j + 1], x2 = w[j + 2], x3 = w[j + 3];\n\
-         \x20   const double *c0 = t + j * tcs, *c1 = c0 + tcs, *c2 = c1 + tcs, *c3 = c2 + tcs;\n\
-         \x20   int64_t i = i0;\n\
-         \x20   if (trs == 1) {\n\
-         \x20     const ps_v4d v0 = {x0, x0, x0, x0}, v1 = {x1, x1, x1, x1}, v2 = {x2, x2, x2, x2}, v3 = {x3, x3, x3, x3};\n\
-         \x20     for (; i + 4 <= ie; i += 4)\n\
-         \x20       *(ps_v4du *)(w + i) -= *(const ps_v4du *)(c0 + i) * v0 + *(const ps_v4du *)(c1 + i) * v1\n\
-         \x20                            + *(const ps_v4du *)(c2 + i) * v2 + *(const ps_v4du *)(c3 + i) * v3;\n\
-         \x20   }\n\
-         \x20   for (; i < ie; i++)\n\
-         \x20     w[i] -= c0[i * trs] * x0 + c1[i * trs] * x1 + c2[i * trs] * x2 + c3[i * trs] * x3;\n\
-         \x20 }\n\
-         \x20 for (; j < je; j++) {\n\
-         \x20   const double xj = w[j];\n\
-         \x20   const double *tc = t + j * tcs;\n\
-         \x20   for (int64_t i = i0; i < ie; i++) w[i] -= tc[i * trs] * xj;\n\
-         \x20 }\n"
+    // else by rows (dot products), so that the inner loop has unit stride; the same for
+    // the diagonal tiles' substitution.
+    let (update, diag) = if t.rows_adjacent {
+        (
+            include_str!("c/trsv_update_by_column.c"),
+            include_str!("c/trsv_diag_by_column.c"),
+        )
     } else {
-        "  for (int64_t i = i0; i < ie; i++) {\n\
-         \x20   const double *tr = t + i * trs;\n\
-         \x20   double s = 0.0;\n\
-         \x20   if (tcs == 1) s = ps_dot(je - j0, tr + j0, w + j0);\n\
-         \x20   else for (int64_t j = j0; j < je; j++) s += tr[j * tcs] * w[j];\n\
-         \x20   w[i] -= s;\n\
-         \x20 }\n"
+        (
+            include_str!("c/trsv_update_by_row.c"),
+            include_str!("c/trsv_diag_by_row.c"),
+        )
     };
-    let diag = if t.rows_adjacent {
-        "  for (int64_t j = j0; j < je; j++) {\n\
-         \x20   const double *tc = t + j * tcs;\n\
-         \x20   const double xj = UNIT ? w[j] : w[j] / tc[j * trs];\n\
-         \x20   w[j] = xj;\n\
-         \x20   if (trs == 1) ps_axpy_neg(je - j - 1, xj, tc + j + 1, w + j + 1);\n\
-         \x20   else for (int64_t i = j + 1; i < je; i++) w[i] -= tc[i * trs] * xj;\n\
-         \x20 }\n"
-    } else {
-        "  for (int64_t i = j0; i < je; i++) {\n\
-         \x20   const double *tr = t + i * trs;\n\
-         \x20   double s = w[i];\n\
-         \x20   if (tcs == 1) s -= ps_dot(i - j0, tr + j0, w + j0);\n\
-         \x20   else for (int64_t j = j0; j < i; j++) s -= tr[j * tcs] * w[j];\n\
-         \x20   w[i] = UNIT ? s : s / tr[i * tcs];\n\
-         \x20 }\n"
-    }
-    .replace("UNIT", if unit { "1" } else { "0" });
-    let mut s = header(req);
-    s.push_str(&runtime::solver());
-    let _ = write!(
-        s,
-        r#"
-#define PS_x(e) w[e]
-#define PS_L(r, c) {l_at}
-
-/* One tile (origin i0, j0) of the canonical solve w := inv(T) w: a pure update (its
-   columns end before its rows start), or a diagonal tile with equal sizes; 0 otherwise. */
-static int ps_trsv_step(const double *t, int64_t trs, int64_t tcs, double *w, int64_t n,
-                        int64_t i0, int64_t j0, int64_t szi, int64_t szj)
-{{
-  const int64_t ie = i0 + szi < n ? i0 + szi : n, je = j0 + szj < n ? j0 + szj : n;
-  if (j0 + szj <= i0) {{
-{update}    return 1;
-  }}
-  if (i0 == j0 && szi == szj) {{
-{diag}    return 1;
-  }}
-  return 0;
-}}
-"#,
-        l_at = if unit {
-            "((r) == (c) ? 1.0 : ps_t[(r) * ps_trs + (c) * ps_tcs])"
-        } else {
-            "ps_t[(r) * ps_trs + (c) * ps_tcs]"
-        },
-    );
+    let diag = fill(diag, &[("unit", if unit { "1" } else { "0" })]);
     let fast = "ps_trsv_step(ps_t, ps_trs, ps_tcs, w, n, (t2) * sz_i, (t1) * sz_j, sz_i, sz_j)";
     let (defs, undefs) = dispatch(&nest, fast, &["sz_j", "sz_i"]);
-    let _ = write!(
-        s,
-        r#"
-/* X := inv(op(A)) X ({layout}-major, {flags}), A N x N, X with increment incX (negative:
-   stored backwards, as in BLAS). Canonical form w := inv(T) w with T lower and w a
-   unit-stride copy of X{rev_note}.
-   tile_sizes = {{size along i, j}} of the catalogue domain {domain}
-   (i: rows, j: columns of T); values below 1 count as 1, values above N as N. */
-void polyscan_dtrsv_tiled(int64_t N, const double *A, int64_t lda, double *X, int64_t incX,
-                          const int64_t *tile_sizes)
-{{
-  if (N <= 0 || incX == 0) return;
-  const int64_t n = N;
-  const double *ps_t = A + ({tbase});
-  const int64_t ps_trs = {trs}, ps_tcs = {tcs};
-  double *w = malloc(sizeof(double) * (size_t)N);
-  const int packed = 1;
-  if (w == NULL) return;
-  /* X's element e, and the canonical (possibly reversed) order of the working copy. */
-#define PS_XE(e) X[incX > 0 ? (e) * incX : ((e) - (N - 1)) * incX]
-#define PS_W_AT(r) {w_at}
-  for (int64_t r = 0; r < N; r++) w[r] = PS_XE(PS_W_AT(r));
-{sizes}#define S(j, i) {body}
-{defs}{fragment}{undefs}  for (int64_t r = 0; r < N; r++) PS_XE(PS_W_AT(r)) = w[r];
-#undef PS_XE
-#undef PS_W_AT
-  free(w);
-}}
-
-/* Default tile sizes {{{nb}, {nb}}}, moved within [s/2, s] to fit N. */
-void polyscan_dtrsv(int64_t N, const double *A, int64_t lda, double *X, int64_t incX)
-{{
-  const int64_t nb = ps_pick_size(N, {nb}, 4);
-  const int64_t ts[2] = {{ nb, nb }};
-  polyscan_dtrsv_tiled(N, A, lda, X, incX, ts);
-}}
-#undef PS_x
-#undef PS_L
-"#,
-        layout = if req.layout == Layout::Col {
-            "column"
-        } else {
-            "row"
-        },
-        flags = {
-            let f = flag_text(req);
-            f["CblasLeft, ".len()..].to_string()
-        },
-        rev_note = if rev {
-            " in reverse order (an upper triangle solved as a lower one)"
-        } else {
-            ""
-        },
-        domain = spec.domain,
-        tbase = t.base,
-        trs = t.rs,
-        tcs = t.cs,
-        w_at = if rev { "(N - 1 - (r))" } else { "(r)" },
-        sizes = size_decls(&[("i", "n"), ("j", "n")]),
-        body = c_body(spec.body),
-        fragment = indent(&nest.fragment, "  "),
-        nb = TRSV_NB,
+    let flags = flag_text(req);
+    let body = fill(
+        TRSV,
+        &[
+            ("l_at", l_at(unit)),
+            ("update", update),
+            ("diag", &diag),
+            ("layout", layout_name(req.layout)),
+            ("flags", &flags["CblasLeft, ".len()..]),
+            (
+                "rev_note",
+                if rev {
+                    " in reverse order (an upper triangle solved as a lower one)"
+                } else {
+                    ""
+                },
+            ),
+            ("domain", spec.domain),
+            ("tbase", &t.base),
+            ("trs", &t.rs),
+            ("tcs", &t.cs),
+            ("w_at", if rev { "(N - 1 - (r))" } else { "(r)" }),
+            ("sizes", &size_decls(&[("i", "n"), ("j", "n")])),
+            ("body", &c_body(spec.body)),
+            ("defs", &defs),
+            ("fragment", &indent(&nest.fragment, "  ")),
+            ("undefs", &undefs),
+            ("nb", &TRSV_NB.to_string()),
+        ],
     );
-    Ok(s)
+    Ok(KernelParts::new(req, String::new(), true, body))
 }
 
 /// TRTRI's default block size (all three tile sizes).
 const TRTRI_NB: i64 = 128;
 
-pub fn emit_trtri(req: &Request) -> Result<String, KernelError> {
+/// The parts of TRTRI's file (either triangle, diagonal, layout).
+pub(crate) fn emit_trtri(req: &Request) -> Result<KernelParts, KernelError> {
     let upper = req.uplo == Some(Uplo::Upper);
     let unit = req.diag == Some(Diag::Unit);
     let (ra, ca) = stored(req.layout, "lda");
@@ -517,43 +396,6 @@ pub fn emit_trtri(req: &Request) -> Result<String, KernelError> {
         c_mask: None,
         a_lend: None,
     };
-    let mut s = header(req);
-    s.push_str(&runtime::blocked("trtri", &ops));
-    s.push_str(&runtime::solver());
-    let _ = write!(
-        s,
-        r#"
-#define PS_L(r, c) {l_at}
-#define PS_X(r, c) ps_w[(r) + (c) * n]
-
-/* One tile (origins j0, k0, i0) of X := inv(L) X on the working copy x (n x n,
-   column-major, starting as the identity): a pure update (its k-range ends before its
-   i-range) through the packed path, a diagonal tile with equal i and k sizes through the
-   strip solver; 0 when neither applies. Elements with k < j are zeros of the identity
-   and stay zero, so running them too changes nothing. */
-static int ps_trtri_step(ps_ws *w, const double *t, int64_t trs, int64_t tcs, double *x, int64_t n,
-                         int64_t j0, int64_t k0, int64_t i0, int64_t szj, int64_t szk, int64_t szi)
-{{
-  if (k0 + szk <= i0) {{
-    ps_trtri_full(&w->blk, i0, j0, k0);
-    return 1;
-  }}
-  if (i0 == k0 && szi == szk && szk <= w->nbd) {{
-    const int64_t nb = szk < n - k0 ? szk : n - k0;
-    const int64_t wc = szj < n - j0 ? szj : n - j0;
-    ps_trsm_diag(w, t + k0 * (trs + tcs), trs, tcs, x + k0 + j0 * n, 1, n, nb, wc, {unit});
-    return 1;
-  }}
-  return 0;
-}}
-"#,
-        l_at = if unit {
-            "((r) == (c) ? 1.0 : ps_t[(r) * ps_trs + (c) * ps_tcs])"
-        } else {
-            "ps_t[(r) * ps_trs + (c) * ps_tcs]"
-        },
-        unit = u8::from(unit),
-    );
     let fast = "ps_trtri_step(PS_W, ps_t, ps_trs, ps_tcs, ps_w, n, (t1) * sz_j, (t2) * sz_k, (t3) * sz_i, sz_j, sz_k, sz_i)";
     let (defs, undefs) = dispatch(&nest, fast, &["sz_j", "sz_k", "sz_i"]);
     // Column blocks of the inverse are independent.
@@ -564,89 +406,40 @@ static int ps_trtri_step(ps_ws *w, const double *t, int64_t trs, int64_t tcs, do
     } else {
         nest.fragment.clone()
     };
-    let _ = write!(
-        s,
-        r#"
-/* Inverse of a triangular matrix as LAPACKE_dtrtri ({layout}-major, {uplo}, {diag}): A N x N,
-   its {uplo} triangle overwritten by the inverse's (the other triangle{diag_note} is neither
-   read nor written). Returns 0, or k > 0 when A(k, k) is exactly zero (A unchanged), -1 for
-   N < 0, -3 for lda < max(1, N). Computed as X := inv(L) I in an N x N working copy (the
-   catalogue writes X apart from L), then copied into the triangle; without memory for it,
-   in place by columns from the last (dtrti2's order).
-   tile_sizes = {{size along j, i, k}} of the catalogue domain {domain}
-   (j: column of the inverse, i: its row, k: the reduction); values below 1 count as 1,
-   values above N as N. Equal i and k sizes let diagonal tiles run the strip solver. */
-int64_t polyscan_dtrtri_tiled(int64_t N, double *A, int64_t lda, const int64_t *tile_sizes)
-{{
-  if (N < 0) return -1;
-  if (lda < (N > 1 ? N : 1)) return -3;
-  if (N == 0) return 0;
-  const int64_t n = N;
-  double *ps_a = A;
-  const double *ps_t = A;
-  const int64_t ps_trs = {rs}, ps_tcs = {cs};
-  if (!{unit})
-    for (int64_t i = 0; i < n; i++)
-      if (ps_t[i * (ps_trs + ps_tcs)] == 0.0) return i + 1;
-  double *ps_w = calloc((size_t)n * (size_t)n, sizeof(double));
-  if (ps_w == NULL) {{
-    /* In place, columns from the last: column j of the inverse needs only the columns
-       right of it, already inverted. */
-    for (int64_t j = n - 1; j >= 0; j--) {{
-      const double d = {unit} ? 1.0 : 1.0 / ps_a[j * (ps_trs + ps_tcs)];
-      if (!{unit}) ps_a[j * (ps_trs + ps_tcs)] = d;
-      for (int64_t i = n - 1; i > j; i--) {{
-        double s = 0.0;
-        for (int64_t k = j + 1; k <= i; k++)
-          s += (k == i && {unit} ? 1.0 : ps_a[i * ps_trs + k * ps_tcs]) * ps_a[k * ps_trs + j * ps_tcs];
-        ps_a[i * ps_trs + j * ps_tcs] = -d * s;
-      }}
-    }}
-    return 0;
-  }}
-  for (int64_t i = 0; i < n; i++) ps_w[i + i * n] = 1.0;
-{sizes}  const ps_blk blk0 = {{ .a = ps_t, .b = ps_w, .lda = lda, .ldb = n, .c = ps_w, .rs_c = 1, .cs_c = n, .alpha = -1.0,
-                       .m = n, .n = n, .k = n }};
-{state}#define S(j, k, i) {body}
-{defs}{fragment}{undefs}{free}  for (int64_t j = 0; j < n; j++)
-    for (int64_t i = j + {unit}; i < n; i++) ps_a[i * ps_trs + j * ps_tcs] = ps_w[i + j * n];
-  free(ps_w);
-  return 0;
-}}
-
-/* Default tile sizes: blocks of {nb} (moved within [s/2, s] to fit N); blocks of columns
-   rather than all of them, so that the zeros above the diagonal of the identity are
-   skipped by whole tiles (no tile of the domain lies there). */
-int64_t polyscan_dtrtri(int64_t N, double *A, int64_t lda)
-{{
-  const int64_t nb = ps_pick_size(N, {nb}, PS_MR);
-  const int64_t ts[3] = {{ nb, nb, nb }};
-  return polyscan_dtrtri_tiled(N, A, lda, ts);
-}}
-#undef PS_L
-#undef PS_X
-"#,
-        layout = if req.layout == Layout::Col {
-            "column"
-        } else {
-            "row"
-        },
-        uplo = if upper { "upper" } else { "lower" },
-        diag = if unit { "unit" } else { "non-unit" },
-        diag_note = if unit { ", and the diagonal," } else { "" },
-        domain = spec.domain,
-        sizes = size_decls(&[("j", "n"), ("i", "n"), ("k", "n")]),
-        state = omp::state_decl(
-            req.openmp,
-            "ps_ws",
-            "PS_W",
-            "ps_ws_init({p}, &blk0, sz_i, sz_j, sz_k, sz_k)"
-        ),
-        body = c_body(spec.body),
-        fragment = indent(&fragment, "  "),
-        free = omp::state_free(req.openmp, "PS_W", "ps_ws_free"),
-        unit = u8::from(unit),
-        nb = TRTRI_NB,
+    let body = fill(
+        TRTRI,
+        &[
+            ("l_at", l_at(unit)),
+            ("unit", if unit { "1" } else { "0" }),
+            ("layout", layout_name(req.layout)),
+            ("uplo", if upper { "upper" } else { "lower" }),
+            ("diag", if unit { "unit" } else { "non-unit" }),
+            ("diag_note", if unit { ", and the diagonal," } else { "" }),
+            ("domain", spec.domain),
+            ("rs", &rs),
+            ("cs", &cs),
+            ("sizes", &size_decls(&[("j", "n"), ("i", "n"), ("k", "n")])),
+            (
+                "state",
+                &omp::state_decl(
+                    req.openmp,
+                    "ps_ws",
+                    "PS_W",
+                    "ps_ws_init({p}, &blk0, sz_i, sz_j, sz_k, sz_k)",
+                ),
+            ),
+            ("body", &c_body(spec.body)),
+            ("defs", &defs),
+            ("fragment", &indent(&fragment, "  ")),
+            ("undefs", &undefs),
+            ("free", &omp::state_free(req.openmp, "PS_W", "ps_ws_free")),
+            ("nb", &TRTRI_NB.to_string()),
+        ],
     );
-    Ok(s)
+    Ok(KernelParts::new(
+        req,
+        runtime::blocked("trtri", &ops),
+        true,
+        body,
+    ))
 }

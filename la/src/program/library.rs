@@ -10,7 +10,8 @@ use crate::kernels::Kernel;
 pub(super) struct Library {
     /// Catalogue kernels whose blocked version is included.
     available: Vec<Kernel>,
-    /// Their C text (shared helpers stripped), in first-use order.
+    /// Their own C text (`KernelParts::own`: without the shared helpers) followed by
+    /// `#undef`s of its macros, in first-use order.
     chunks: Vec<String>,
     /// Whether the solvers' shared workspace code is needed.
     solver: bool,
@@ -54,33 +55,19 @@ impl Library {
             Err(e) => return Err(LaError::Unsupported(e.to_string())),
         };
         let req = polyscan_kernels::Request::new(blas);
-        let text = match polyscan_kernels::emit(&req) {
-            Ok(t) => t,
+        let parts = match polyscan_kernels::emit_parts(&req) {
+            Ok(p) => p,
             Err(polyscan_kernels::KernelError::BadInput(_)) => return Ok(false),
             Err(e) => return Err(LaError::Unsupported(e.to_string())),
         };
-        // The shared helpers are printed once at the top of the program. `polyscan_kernels`
-        // only emits whole files, runtime included, so it is cut out of the text here.
-        let mut text = text.replacen(codegen::emit_c::HELPERS, "", 1);
-        text = text.replacen(&polyscan_kernels::runtime::common(), "", 1);
-        let solver = polyscan_kernels::runtime::solver();
-        if text.contains(&solver) {
-            text = text.replacen(&solver, "", 1);
-            self.solver = true;
+        // The shared helpers (and the solvers' runtime) are printed once at the top of
+        // the program; each kernel brings its own text, and its macros are undefined
+        // after it so that the next kernel can define its own.
+        let mut text = parts.own();
+        for name in &parts.defines {
+            let _ = writeln!(text, "#undef {name}");
         }
-        let mut undefs = String::new();
-        for line in text.lines() {
-            if let Some(rest) = line.trim_start().strip_prefix("#define ") {
-                let name: String = rest
-                    .chars()
-                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                    .collect();
-                if name != "PS_MR" && name != "PS_NR" {
-                    let _ = writeln!(undefs, "#undef {name}");
-                }
-            }
-        }
-        text.push_str(&undefs);
+        self.solver |= parts.solver;
         self.chunks.push(text);
         self.available.push(kernel);
         Ok(true)
@@ -90,9 +77,9 @@ impl Library {
     pub(super) fn append_to(&self, src: &mut String) {
         if !self.chunks.is_empty() {
             src.push('\n');
-            src.push_str(&polyscan_kernels::runtime::common());
+            src.push_str(polyscan_kernels::runtime::COMMON);
             if self.solver {
-                src.push_str(&polyscan_kernels::runtime::solver());
+                src.push_str(polyscan_kernels::runtime::SOLVER);
             }
             for c in &self.chunks {
                 src.push('\n');

@@ -1,0 +1,121 @@
+//! The GEMM-shaped kernels (GEMM, SYRK, SYMM, TRMM): one emitter for all four, from the
+//! per-kernel definitions of [`crate::defs`], the tiled catalogue nest and the packed
+//! runtime; the fixed C of the entry points is `c/blas3.c`.
+//!
+//! Triangular domains (SYRK, TRMM): partial tiles, along the diagonal a large share of the
+//! work, run the packed path with masks; rectangular ones keep the generic nest there.
+
+use crate::defs;
+use crate::nest;
+use crate::omp;
+use crate::parts::KernelParts;
+use crate::request::{KernelError, Request};
+use crate::runtime;
+use crate::template::fill;
+use crate::text::{c_body, indent};
+use std::fmt::Write;
+
+/// The entry points `polyscan_d<name>_tiled` and `polyscan_d<name>` of a GEMM-shaped kernel.
+const ENTRY: &str = include_str!("c/blas3.c");
+
+/// The parts of a GEMM-shaped kernel's file.
+pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
+    let def = defs::definition(req)?;
+    let kernel = req.kernel.catalogue();
+    let masked = def.ops.a_mask.is_some() || def.ops.c_mask.is_some();
+    // Loops j, l, i: BLIS's jc, pc, ic (the packed panel of op(B) is reused across the
+    // innermost tile loop); i innermost in the partial tiles too.
+    let (spec, nest) = nest::catalogue_nest(
+        kernel,
+        &[1, 2, 0],
+        &["sz_j", "sz_l", "sz_i"],
+        masked,
+        &["j", "l", "i"],
+    )?;
+    if nest.full_branches == 0 {
+        return Err(KernelError::Generation(format!(
+            "no full-tile branch in the {} nest",
+            kernel.name()
+        )));
+    }
+    // Tiles along i (BLIS's ic loop) write disjoint rows of the result and read only
+    // operands no tile writes: the i-tile loops carry no dependence.
+    let fragment = if req.openmp {
+        omp::parallelize(&nest.fragment, "t3", |_| {
+            "sz_i * sz_j * sz_l >= PS_OMP_MIN".into()
+        })
+    } else {
+        nest.fragment.clone()
+    };
+    let fname = req.kernel.function();
+    let tag = &fname["polyscan_d".len()..];
+    let packing = format!("{}{}", def.accessors, runtime::blocked(tag, &def.ops));
+    let full_call = format!(
+        "do {{ if (packed) ps_{tag}_full(PS_BLK, (t3) * sz_i, (t1) * sz_j, (t2) * sz_l); \
+         else for (int64_t ps_o1 = 0; ps_o1 < sz_j; ps_o1++) \
+         for (int64_t ps_o2 = 0; ps_o2 < sz_l; ps_o2++) \
+         for (int64_t ps_o3 = 0; ps_o3 < sz_i; ps_o3++) \
+         S((t1) * sz_j + ps_o1, (t2) * sz_l + ps_o2, (t3) * sz_i + ps_o3); }} while (0)"
+    );
+    let mut part_macros = String::new();
+    for (k, text) in nest.partial_nests.iter().enumerate() {
+        let generic: Vec<&str> = text.lines().map(str::trim).collect();
+        let _ = writeln!(
+            part_macros,
+            "#define PS_PART_{k}(t1, t2, t3) do {{ if (packed) ps_{tag}_part(PS_BLK, (t3) * sz_i, (t1) * sz_j, (t2) * sz_l); else {{ {} }} }} while (0)",
+            generic.join(" ")
+        );
+    }
+    let mut part_undefs = String::new();
+    for k in 0..nest.partial_nests.len() {
+        let _ = writeln!(part_undefs, "#undef PS_PART_{k}");
+    }
+    let [ei, ej, el] = def.extents;
+    let [dm, dn, dk] = req.defaults.map(|d| d.to_string());
+    let body = fill(
+        ENTRY,
+        &[
+            ("what", &def.what),
+            ("domain", spec.domain),
+            ("fname", fname),
+            ("args", def.args),
+            ("call", def.call),
+            ("prologue", &def.prologue),
+            ("bind", def.bind),
+            ("epilogue", &def.epilogue),
+            ("ei", ei),
+            ("ej", ej),
+            ("el", el),
+            ("a", &def.blk[0]),
+            ("b", &def.blk[1]),
+            ("lda", &def.blk[2]),
+            ("ldb", &def.blk[3]),
+            ("c", &def.blk[4]),
+            ("rs", &def.blk[5]),
+            ("cs", &def.blk[6]),
+            (
+                "blk_decl",
+                &omp::state_decl(
+                    req.openmp,
+                    "ps_blk",
+                    "PS_BLK",
+                    "(*{p} = blk0, ps_blk_init({p}, sz_i, sz_j, sz_l))",
+                ),
+            ),
+            ("iters", &nest.iterators.join(", ")),
+            ("body", &c_body(spec.body)),
+            ("full_call", &full_call),
+            ("part_macros", &part_macros),
+            ("fragment", &indent(&fragment, "  ")),
+            ("part_undefs", &part_undefs),
+            (
+                "blk_free",
+                &omp::state_free(req.openmp, "PS_BLK", "ps_blk_free"),
+            ),
+            ("dm", &dm),
+            ("dn", &dn),
+            ("dk", &dk),
+        ],
+    );
+    Ok(KernelParts::new(req, packing, false, body))
+}

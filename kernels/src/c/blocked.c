@@ -1,0 +1,77 @@
+
+/* Packs (once per origin) the mc x kc block of op(A) at (i0, l0), clipped to the extents:
+   the extents depend on the origin only, so a pack is valid for every tile sharing it. */
+static void ps_@tag@_pack_a(ps_blk *x, int64_t i0, int64_t l0)
+{
+  if (x->pa_i == i0 && x->pa_l == l0) return;
+  const double *a = x->a;
+  const int64_t lda = x->lda;
+  const int64_t mc = x->mc < x->m - i0 ? x->mc : x->m - i0;
+  const int64_t kc = x->kc < x->k - l0 ? x->kc : x->k - l0;
+  (void)lda;
+  for (int64_t ir = 0; ir < mc; ir += PS_MR) {
+    double *d = x->pa + ir * kc;
+    const int64_t mr = mc - ir < PS_MR ? mc - ir : PS_MR;
+@pack_a_inner@  }
+  x->pa_i = i0; x->pa_l = l0;
+}
+
+static void ps_@tag@_pack_b(ps_blk *x, int64_t l0, int64_t j0)
+{
+  if (x->pb_l == l0 && x->pb_j == j0) return;
+  const double *b = x->b;
+  const int64_t ldb = x->ldb;
+  const int64_t nc = x->nc < x->n - j0 ? x->nc : x->n - j0;
+  const int64_t kc = x->kc < x->k - l0 ? x->kc : x->k - l0;
+  (void)ldb;
+  for (int64_t jr = 0; jr < nc; jr += PS_NR) {
+    double *d = x->pb + jr * kc;
+    const int64_t nr = nc - jr < PS_NR ? nc - jr : PS_NR;
+@pack_b_inner@  }
+  x->pb_l = l0; x->pb_j = j0;
+}
+
+/* The tile with origin (i0, j0, l0), clipped to the extents: C(i0.., j0..) += alpha op(A)
+   op(B) by micro-tiles (jr outer so a kc x NR sliver of B stays in L1). With `masked`,
+   micro-tiles go through a scratch tile and only elements inside PS_CMASK are added;
+   micro-tiles wholly outside it are skipped. */
+static void ps_@tag@_tile(ps_blk *x, int64_t i0, int64_t j0, int64_t l0, int masked)
+{
+  ps_@tag@_pack_b(x, l0, j0);
+  ps_@tag@_pack_a(x, i0, l0);
+  const int64_t mc = x->mc < x->m - i0 ? x->mc : x->m - i0;
+  const int64_t nc = x->nc < x->n - j0 ? x->nc : x->n - j0;
+  const int64_t kc = x->kc < x->k - l0 ? x->kc : x->k - l0;
+  const int64_t rs = x->rs_c, cs = x->cs_c;
+  for (int64_t jr = 0; jr < nc; jr += PS_NR) {
+    const int64_t nr = nc - jr < PS_NR ? nc - jr : PS_NR;
+    for (int64_t ir = 0; ir < mc; ir += PS_MR) {
+      const int64_t mr = mc - ir < PS_MR ? mc - ir : PS_MR;
+      double *c = x->c + (i0 + ir) * rs + (j0 + jr) * cs;
+      int inside = 1, any = 1;
+      if (masked) {
+        /* The mask is tested at the corners: it is a half-plane (one linear constraint). */
+        int64_t ia = i0 + ir, ib = ia + mr - 1, ja = j0 + jr, jb = ja + nr - 1;
+        int c00 = PS_CMASK(ia, ja), c01 = PS_CMASK(ia, jb), c10 = PS_CMASK(ib, ja), c11 = PS_CMASK(ib, jb);
+        (void)ib; (void)jb; /* unused when the mask is constant */
+        inside = c00 && c01 && c10 && c11;
+        any = c00 || c01 || c10 || c11;
+      }
+      /* Beyond PS_LEND the packed rows of op(A) are zeros: a shorter reduction. */
+      const int64_t lend = PS_LEND(i0 + ir + mr - 1) - l0;
+      const int64_t kr = lend < kc ? lend : kc;
+      if (!any || kr <= 0) continue;
+      if (mr == PS_MR && nr == PS_NR && inside) {
+        ps_ukernel(kr, x->pa + ir * kc, x->pb + jr * kc, c, rs, cs, x->alpha);
+      } else {
+        double t[PS_MR * PS_NR] __attribute__((aligned(32))) = {0};
+        ps_ukernel(kr, x->pa + ir * kc, x->pb + jr * kc, t, 1, PS_MR, x->alpha);
+        for (int64_t q = 0; q < nr; q++)
+          for (int64_t r = 0; r < mr; r++)
+            if (PS_CMASK(i0 + ir + r, j0 + jr + q)) c[r * rs + q * cs] += t[q * PS_MR + r];
+      }
+    }
+  }
+}
+
+static void ps_@tag@_full(ps_blk *x, int64_t i0, int64_t j0, int64_t l0) { ps_@tag@_tile(x, i0, j0, l0, 0); }

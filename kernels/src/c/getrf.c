@@ -1,0 +1,150 @@
+
+/* State of one factorisation: the matrix (A(r, c) = a[r * rs + c * cs]), the block
+   step's panel [k0, pend) once factored (`done`: columns factored so far), pivots, info. */
+typedef struct {
+  double *a;
+  int64_t rs, cs, m, n, kmax, szk, done, pend, info;
+  int64_t *ipiv;
+} ps_lu;
+
+
+#define PS_P(r, c) a[(r) * rs + (c) * cs]
+/* Columns [c0, c1) of the panel [k0, pend), rows c0..m-1, all earlier steps applied to
+   them: dgetf2 below 16 columns (pivot search, interchange across the whole panel,
+   multipliers divided by the pivot as the catalogue body does, rank-1 updates of these
+   columns); above, as dgetrf2 does, the left half recursively, then the right half's rows
+   of U by a unit lower solve and its rows below by the micro-kernel (ps_gemm_sub), then
+   the right half recursively. Interchanges of rows below the step commute with pending
+   updates (those act row by row), so applying them at once across the panel is exact.
+   An exactly zero pivot sets info (first one) and skips the division, as dgetf2 does. */
+static void ps_getrf_rec(ps_lu *c, ps_ws *w, int64_t k0, int64_t pend, int64_t c0, int64_t c1)
+{
+  double *a = c->a;
+  const int64_t rs = c->rs, cs = c->cs, M = c->m;
+  if (c1 - c0 > 16 && w != NULL && c1 - c0 <= w->nbd) {
+    int64_t h = (c1 - c0) / 2 / PS_MR * PS_MR;
+    if (h < 1) h = (c1 - c0) / 2;
+    const int64_t mid = c0 + h;
+    ps_getrf_rec(c, w, k0, pend, c0, mid);
+    ps_trsm_diag(w, &PS_P(c0, c0), rs, cs, &PS_P(c0, mid), rs, cs, h, c1 - mid, 1);
+    ps_gemm_sub(w, M - mid, c1 - mid, h, &PS_P(mid, c0), rs, cs, &PS_P(c0, mid), rs, cs, &PS_P(mid, mid), rs, cs);
+    ps_getrf_rec(c, w, k0, pend, mid, c1);
+    return;
+  }
+  for (int64_t k = c0; k < c1; k++) {
+    int64_t p = k;
+    double best = fabs(PS_P(k, k));
+    for (int64_t i = k + 1; i < M; i++)
+      if (fabs(PS_P(i, k)) > best) { best = fabs(PS_P(i, k)); p = i; }
+    c->ipiv[k] = p + 1;
+    if (PS_P(p, k) != 0.0) {
+      if (p != k)
+        for (int64_t j = k0; j < pend; j++) { double t = PS_P(k, j); PS_P(k, j) = PS_P(p, j); PS_P(p, j) = t; }
+      const double piv = PS_P(k, k);
+      for (int64_t i = k + 1; i < M; i++) PS_P(i, k) = PS_P(i, k) / piv;
+    } else if (c->info == 0) {
+      c->info = k + 1;
+    }
+@panel_update@  }
+}
+
+/* The panel of the block step at k0: columns [k0, min(k0 + szk, kmax)), then its
+   interchanges applied to the columns left and right of it, as dlaswp does in dgetrf. */
+static void ps_getrf_panel(ps_lu *c, ps_ws *w, int64_t k0)
+{
+  double *a = c->a;
+  const int64_t rs = c->rs, cs = c->cs, N = c->n;
+  const int64_t pend = k0 + c->szk < c->kmax ? k0 + c->szk : c->kmax;
+  ps_getrf_rec(c, w, k0, pend, k0, pend);
+  /* Column by column (each column's rows stay in cache) where columns are contiguous,
+     interchange by interchange otherwise; the same interchanges in the same order. */
+  if (rs == 1) {
+    for (int64_t j = 0; j < N; j++) {
+      if (j == k0) j = pend;
+      if (j >= N) break;
+      double *col = &PS_P(0, j);
+      for (int64_t k = k0; k < pend; k++) {
+        const int64_t p = c->ipiv[k] - 1;
+        double t = col[k]; col[k] = col[p]; col[p] = t;
+      }
+    }
+  } else {
+    for (int64_t k = k0; k < pend; k++) {
+      const int64_t p = c->ipiv[k] - 1;
+      if (p == k) continue;
+      for (int64_t j = 0; j < k0; j++) { double t = PS_P(k, j); PS_P(k, j) = PS_P(p, j); PS_P(p, j) = t; }
+      for (int64_t j = pend; j < N; j++) { double t = PS_P(k, j); PS_P(k, j) = PS_P(p, j); PS_P(p, j) = t; }
+    }
+  }
+  c->done = c->pend = pend;
+}
+#undef PS_P
+
+/* One tile (origins k0, j0, i0). Its first visit of a block step factors the step's
+   panel; the tile then has only its points right of the panel left: rows below the
+   panel's block are a pure update (packed path, masked to the columns right of the
+   panel); the rows of the panel's block with equal i and k extents are a unit lower
+   triangular solve; 0 when neither applies (w == NULL: no pack buffers). */
+static int ps_getrf_step(ps_ws *w, ps_lu *c, int64_t k0, int64_t j0, int64_t i0, int64_t szj, int64_t szi)
+{
+  if (k0 >= c->kmax) return 1; /* no point of the domain has k >= min(M, N) */
+  if (c->done <= k0) ps_getrf_panel(c, w, k0);
+  const int64_t pend = c->pend;
+  const int64_t jlo = j0 > pend ? j0 : pend, jhi = j0 + szj < c->n ? j0 + szj : c->n;
+  const int64_t ihi = i0 + szi < c->m ? i0 + szi : c->m;
+  if (jlo >= jhi || i0 >= ihi) return 1;
+  if (w == NULL) return 0;
+  if (i0 >= pend) {
+    w->blk.lo = pend;
+    if (j0 < pend) ps_getrf_part(&w->blk, i0, j0, k0);
+    else ps_getrf_full(&w->blk, i0, j0, k0);
+    return 1;
+  }
+  if (i0 == k0 && ihi == pend && pend - k0 <= w->nbd) {
+    double *a = c->a;
+    const int64_t rs = c->rs, cs = c->cs;
+    ps_trsm_diag(w, a + k0 * (rs + cs), rs, cs, a + k0 * rs + jlo * cs, rs, cs, pend - k0, jhi - jlo, 1);
+    return 1;
+  }
+  return 0;
+}
+
+#define PS_A(r, c) ps_a[(r) * ps_rs + (c) * ps_cs]
+
+/* LU factorisation with partial pivoting as LAPACKE_dgetrf (@layout@-major): A M x N
+   overwritten by L (unit lower, below the diagonal) and U; ipiv[0 .. min(M, N) - 1] the
+   1-based pivot rows (row k was interchanged with row ipiv[k]). Returns 0, or k > 0 when
+   U(k, k) is exactly zero (the factorisation is completed), -1 for M < 0, -2 for N < 0,
+   -4 for lda too small.
+   tile_sizes = {size along k, i, j} of the catalogue domain @domain@
+   (bound with n = max(M, N); points outside M x N are skipped); values below 1 count as 1,
+   values above the extents as the extents. Equal k and i sizes let the block rows of U
+   run the strip solver. */
+int64_t polyscan_dgetrf_tiled(int64_t M, int64_t N, double *A, int64_t lda, int64_t *ipiv, const int64_t *tile_sizes)
+{
+  if (M < 0) return -1;
+  if (N < 0) return -2;
+  if (lda < (@ld_need@ > 1 ? @ld_need@ : 1)) return -4;
+  if (M == 0 || N == 0) return 0;
+  const int64_t n = M > N ? M : N, kmax = M < N ? M : N;
+  double *ps_a = A;
+  const int64_t ps_rs = @rs@, ps_cs = @cs@;
+@sizes@  ps_lu ps_lu = { .a = ps_a, .rs = ps_rs, .cs = ps_cs, .m = M, .n = N, .kmax = kmax, .szk = sz_k,
+                  .done = 0, .pend = 0, .info = 0, .ipiv = ipiv };
+  const ps_blk blk0 = { .a = ps_a, .b = ps_a, .lda = lda, .ldb = lda, .c = ps_a, .rs_c = ps_rs, .cs_c = ps_cs, .alpha = -1.0,
+                       .m = M, .n = N, .k = kmax, .ars = ps_rs, .acs = ps_cs, .brs = ps_rs, .bcs = ps_cs };
+@state@  /* Points of the panel (j < pend) are the panel routine's; the others run the body. */
+#define S(k, j, i) do { if ((j) >= ps_lu.pend && (i) < M && (j) < N) { @body@; } } while (0)
+@defs@@fragment@@undefs@  /* Block steps without points (only the last row's pivot is left). */
+  while (ps_lu.done < kmax) ps_getrf_panel(&ps_lu, packed ? PS_W : NULL, ps_lu.done);
+@free@  return ps_lu.info;
+}
+
+/* Default tile sizes: blocks of @nb@ (moved within [s/2, s] to fit min(M, N)). */
+int64_t polyscan_dgetrf(int64_t M, int64_t N, double *A, int64_t lda, int64_t *ipiv)
+{
+  const int64_t nb = ps_pick_size(M < N ? M : N, @nb@, PS_MR);
+  const int64_t ts[3] = { nb, nb, nb };
+  return polyscan_dgetrf_tiled(M, N, A, lda, ipiv, ts);
+}
+#undef PS_A

@@ -1,0 +1,11 @@
+#ifdef _OPENMP
+#include <omp.h>
+#define PS_TID omp_get_thread_num()
+#define PS_NTHREADS omp_get_max_threads()
+#else
+#define PS_TID 0
+#define PS_NTHREADS 1
+#endif
+#ifndef PS_OMP_MIN
+#define PS_OMP_MIN 32768
+#endif

@@ -1,0 +1,101 @@
+typedef double ps_v4d __attribute__((vector_size(32)));
+/* Unaligned view for loads and stores of C (columns of C need not be 32-byte aligned). */
+typedef double ps_v4du __attribute__((vector_size(32), aligned(8)));
+#define PS_MR 8
+#define PS_NR 6
+
+/* c(0..7, 0..5) += alpha * a * b over kc: a holds kc columns of 8, b kc rows of 6 (packed,
+   32-byte aligned); c has row stride rs and column stride cs. Twelve accumulators stay in
+   registers; the column-contiguous case (rs == 1) loads and stores C as vectors. Not
+   inlined: inlined into the macro-kernel's two call sites, gcc spilled accumulators and
+   the kernel ran at a third of its speed. */
+static __attribute__((noinline, unused)) void ps_ukernel(int64_t kc, const double *restrict a, const double *restrict b,
+                              double *restrict c, int64_t rs, int64_t cs, double alpha)
+{
+  ps_v4d c00 = {0}, c01 = {0}, c02 = {0}, c03 = {0}, c04 = {0}, c05 = {0};
+  ps_v4d c10 = {0}, c11 = {0}, c12 = {0}, c13 = {0}, c14 = {0}, c15 = {0};
+  for (int64_t r = 0; r < PS_NR; r++) __builtin_prefetch(c + r * cs, 1, 3);
+#pragma GCC unroll 4
+  for (int64_t p = 0; p < kc; p++) {
+    const ps_v4d a0 = *(const ps_v4d *)a, a1 = *(const ps_v4d *)(a + 4);
+    __builtin_prefetch(a + 64, 0, 3);
+    c00 += a0 * b[0]; c10 += a1 * b[0];
+    c01 += a0 * b[1]; c11 += a1 * b[1];
+    c02 += a0 * b[2]; c12 += a1 * b[2];
+    c03 += a0 * b[3]; c13 += a1 * b[3];
+    c04 += a0 * b[4]; c14 += a1 * b[4];
+    c05 += a0 * b[5]; c15 += a1 * b[5];
+    a += PS_MR;
+    b += PS_NR;
+  }
+  ps_v4d lo[PS_NR] = {c00, c01, c02, c03, c04, c05};
+  ps_v4d hi[PS_NR] = {c10, c11, c12, c13, c14, c15};
+  if (rs == 1) {
+    for (int64_t j = 0; j < PS_NR; j++) {
+      ps_v4du *col = (ps_v4du *)(c + j * cs);
+      col[0] += alpha * lo[j];
+      *(ps_v4du *)(c + j * cs + 4) += alpha * hi[j];
+    }
+  } else {
+    for (int64_t j = 0; j < PS_NR; j++)
+      for (int64_t i = 0; i < 4; i++) {
+        c[i * rs + j * cs] += alpha * lo[j][i];
+        c[(i + 4) * rs + j * cs] += alpha * hi[j][i];
+      }
+  }
+}
+
+/* State of one call: operands, sizes, the packed block of op(A) and panel of op(B), and
+   the tile origins they were packed for (so a pack is reused while its origin holds). */
+typedef struct {
+  const double *a, *b;
+  int64_t lda, ldb;
+  double *c;
+  int64_t rs_c, cs_c;
+  double alpha;
+  int64_t mc, nc, kc;
+  int64_t m, n, k; /* extents of i, j, l: tiles are clipped to them */
+  /* Element strides of op(A) along i, l and of op(B) along l, j for kernels that read
+     their operands through index maps (solvers, factorisations); `lo`: a mask's bound. */
+  int64_t ars, acs, brs, bcs, lo;
+  double *pa, *pb;
+  int64_t pa_i, pa_l, pb_l, pb_j;
+} ps_blk;
+
+static __attribute__((unused)) int ps_blk_init(ps_blk *x, int64_t mc, int64_t nc, int64_t kc)
+{
+  x->mc = mc; x->nc = nc; x->kc = kc;
+  x->pa_i = x->pa_l = x->pb_l = x->pb_j = -1;
+  /* Rounded up to whole micro-panels (zero padded) and to the 64-byte alignment unit. */
+  size_t na = (size_t)((mc + PS_MR - 1) / PS_MR * PS_MR) * (size_t)kc * sizeof(double);
+  size_t nb = (size_t)((nc + PS_NR - 1) / PS_NR * PS_NR) * (size_t)kc * sizeof(double);
+  na = (na + 63) / 64 * 64;
+  nb = (nb + 63) / 64 * 64;
+  x->pa = aligned_alloc(64, na);
+  x->pb = aligned_alloc(64, nb);
+  if (x->pa == NULL || x->pb == NULL) {
+    free(x->pa); free(x->pb);
+    x->pa = x->pb = NULL;
+    return 0;
+  }
+  return 1;
+}
+
+static __attribute__((unused)) void ps_blk_free(ps_blk *x) { free(x->pa); free(x->pb); }
+
+/* A tile size for an extent of `ext` iterations near the model's `s0`: the candidate in
+   [s0/2, s0] (or `ext` itself when it fits) that minimises the work of full tiles padded to
+   the micro-tile `unit` plus eight times the iterations left to partial tiles, which run
+   the generic loops about eight times slower. */
+static __attribute__((unused)) int64_t ps_pick_size(int64_t ext, int64_t s0, int64_t unit)
+{
+  if (s0 < 1) s0 = 1;
+  if (ext <= s0) return ext < 1 ? 1 : ext;
+  int64_t best = s0, best_cost = INT64_MAX;
+  for (int64_t s = s0; s >= (s0 + 1) / 2; s--) {
+    int64_t q = ext / s, left = ext - q * s;
+    int64_t cost = q * ((s + unit - 1) / unit * unit) + 8 * left;
+    if (cost < best_cost) { best = s; best_cost = cost; }
+  }
+  return best;
+}
