@@ -36,6 +36,7 @@ pub struct CompareArgs {
     /// Stop a program after this many instances (the prefixes are still compared).
     #[arg(long, default_value_t = 1_000_000, value_name = "N")]
     pub max_instances: u64,
+    /// Cell and time limits of polyscan's generation.
     #[command(flatten)]
     pub limits: Limits,
     /// Tiling with fixed sizes (isl cannot take parametric ones): isl gets the schedule
@@ -47,11 +48,15 @@ pub struct CompareArgs {
 /// How a comparison runs.
 #[derive(Clone, Debug)]
 pub struct CompareOptions {
+    /// Generation runs per tool (the median time is reported).
     pub runs: usize,
+    /// Instances after which a program is stopped (prefixes are compared).
     pub max_instances: u64,
     /// Per run of a compiled program.
     pub run_timeout: Duration,
+    /// Limits of polyscan's generation.
     pub limits: Limits,
+    /// Fixed-size tiling applied to both tools.
     pub tiling: TileFlags,
 }
 
@@ -73,8 +78,11 @@ impl Default for CompareOptions {
 /// Lines, loops and conditionals of a program's text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Size {
+    /// Non-empty lines.
     pub lines: usize,
+    /// `for (` occurrences.
     pub loops: usize,
+    /// `if (` occurrences.
     pub ifs: usize,
 }
 
@@ -90,8 +98,11 @@ pub fn size_of(code: &str) -> Size {
 /// One tool's program.
 #[derive(Clone, Debug)]
 pub struct Side {
+    /// The generated C.
     pub code: String,
+    /// Median generation time over the runs.
     pub median: Duration,
+    /// Its size.
     pub size: Size,
 }
 
@@ -100,31 +111,45 @@ pub struct Side {
 pub enum Outcome {
     /// Identical sequences (prefixes of `instances` when both hit the instance cap).
     Identical {
+        /// Instances compared.
         instances: usize,
+        /// Both programs stopped at the instance cap.
         truncated: bool,
     },
+    /// The sequences differ; the text says where.
     Different(String),
     /// The values violate the file's context: both programs assume it, so not run.
     OutsideContext,
 }
 
+/// The comparison at one parameter vector.
 #[derive(Clone, Debug)]
 pub struct Check {
+    /// The parameter values.
     pub params: Vec<i64>,
+    /// The same as `n=5,m=3`.
     pub shown: String,
+    /// What the two programs did.
     pub outcome: Outcome,
 }
 
+/// A whole comparison: both programs and every check.
 #[derive(Clone, Debug)]
 pub struct Report {
+    /// What isl was given.
     pub input: IslInput,
+    /// Parameter names, in order.
     pub param_names: Vec<String>,
+    /// polyscan's program.
     pub polyscan: Side,
+    /// isl's program.
     pub isl: Side,
+    /// One per parameter vector.
     pub checks: Vec<Check>,
 }
 
 impl Report {
+    /// Whether every check found identical sequences (or was outside the context).
     pub fn all_identical(&self) -> bool {
         self.checks
             .iter()
@@ -420,6 +445,7 @@ pub fn render(r: &Report, runs: usize) -> String {
     out
 }
 
+/// `polyscan compare`.
 pub fn run(args: CompareArgs) -> Result<(), Diagnostic> {
     // Without the library nothing can be compared: say how to get it first.
     if !polyscan_isl::available() {

@@ -6,6 +6,7 @@ use std::fmt;
 /// Process exit codes shared by every subcommand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExitCode {
+    /// Success.
     Ok = 0,
     /// Generated code and brute force disagree.
     Difference = 1,
@@ -18,13 +19,16 @@ pub enum ExitCode {
 /// A rendered error.
 #[derive(Debug, Clone)]
 pub struct Diagnostic {
+    /// What went wrong, one sentence.
     pub message: String,
     /// (what is shown as the source, e.g. `argument 1` or `file.ps:3`, the line, 1-based column)
     pub snippet: Option<(String, String, usize)>,
+    /// The exit code it maps to.
     pub code: ExitCode,
 }
 
 impl Diagnostic {
+    /// A diagnostic without a source line.
     pub fn new(code: ExitCode, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             message: message.into(),

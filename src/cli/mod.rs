@@ -8,11 +8,11 @@ mod bench;
 mod cad;
 pub mod compare;
 mod diagnostic;
-pub mod files;
-pub mod gen;
-pub mod kernel;
+mod files;
+mod gen;
+mod kernel;
 mod la;
-pub mod plot;
+mod plot;
 mod poly;
 pub mod tile;
 mod verify;
@@ -25,10 +25,12 @@ pub use diagnostic::{Diagnostic, ExitCode};
 #[derive(Parser, Debug)]
 #[command(name = "polyscan", version, about, long_about = None)]
 pub struct Cli {
+    /// The subcommand to run.
     #[command(subcommand)]
     pub command: Command,
 }
 
+/// The subcommands, one module each.
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Generate exact C loops scanning the integer points of a polynomial domain.

@@ -10,6 +10,7 @@ use codegen::verify::Instance;
 use codegen::{TileOrder, TiledProblem, Tiling};
 use std::path::PathBuf;
 
+/// `--tile-order`: where the point loops go.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq, Default)]
 pub enum TileOrderArg {
     /// All tile loops outside all point loops: t1..tn, then o1..on.
@@ -83,6 +84,7 @@ pub fn tiled_brute_force(
 pub struct TileArgs {
     /// Input file (see `polyscan gen --help`).
     pub file: PathBuf,
+    /// The tiling to apply.
     #[command(flatten)]
     pub tiling: TileFlags,
     /// Write the tiled problem here (atomically) instead of standard output.
@@ -90,6 +92,7 @@ pub struct TileArgs {
     pub output: Option<PathBuf>,
 }
 
+/// `polyscan tile`.
 pub fn run(args: TileArgs) -> Result<(), Diagnostic> {
     let (_, problem) = load(&args.file)?;
     if args.tiling.tile_sizes.is_none() {
