@@ -9,22 +9,36 @@ use polys::Poly;
 pub enum Node {
     /// `for (var = lower; var <= upper; var++) body`.
     Loop {
+        /// The iterator's variable index.
         var: usize,
+        /// Inclusive lower bound, an exact integer expression in outer variables.
         lower: Expr,
+        /// Inclusive upper bound, an exact integer expression in outer variables.
         upper: Expr,
+        /// The nodes executed for each value of `var`, in order.
         body: Vec<Node>,
     },
     /// `if (lower <= var && var <= upper) body` on a parameter; a missing side is
     /// unbounded.
     Guard {
+        /// The guarded parameter's variable index.
         var: usize,
+        /// Inclusive lower bound on `var`, or `None` for no lower bound.
         lower: Option<Expr>,
+        /// Inclusive upper bound on `var`, or `None` for no upper bound.
         upper: Option<Expr>,
+        /// The nodes executed when the guard holds.
         body: Vec<Node>,
     },
     /// An instance of statement `stmt`; `args` are its iterator values, in the
     /// statement's own order.
-    Stmt { stmt: usize, args: Vec<Expr> },
+    Stmt {
+        /// Index of the statement in the problem's statement list.
+        stmt: usize,
+        /// The statement's arguments, in its own order: its iterator values (with
+        /// tiling, the original coordinates it receives).
+        args: Vec<Expr>,
+    },
 }
 
 impl Node {
@@ -95,8 +109,12 @@ impl Node {
 /// Counts of what a program contains, for comparisons with isl.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Shape {
+    /// Number of [`Node::Loop`]s.
     pub loops: usize,
+    /// Number of [`Node::Guard`]s.
     pub guards: usize,
+    /// Number of [`Node::Stmt`]s (statement occurrences in the text, not instances
+    /// executed).
     pub statements: usize,
 }
 

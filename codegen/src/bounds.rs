@@ -31,13 +31,21 @@ pub enum Round {
 /// Bounds that cannot (yet) be written exactly.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum BoundError {
+    /// The bound is a root of degree 3 or more that is not a binomial `a*x^e = c` and
+    /// whose stack lacks the separators a root search needs (sections of the
+    /// derivative's factors); [`generate()`](crate::generate()) then adds the derivative to
+    /// the projection and decomposes again.
     #[error("a loop bound is a root of degree {degree} in {var}; exact bounds of degree 3 and more are supported only for x^k = value (binomials) so far")]
     Degree {
+        /// The polynomial's degree in the bound's variable.
         degree: u32,
+        /// The name of the variable being bounded.
         var: String,
         /// The polynomial whose root it is (its derivative's roots would separate it).
         poly: Box<Poly>,
     },
+    /// A sign query at the site failed in the CAD layer ([`cad::CadError`]); the
+    /// message is that error's.
     #[error("internal: {0}")]
     Internal(String),
 }
@@ -46,8 +54,12 @@ pub enum BoundError {
 /// the stack over it (for roots of degree 3 and more, whose separators are the roots of
 /// the derivative's factors in the same stack).
 pub struct RootSite<'a> {
+    /// The parent cell's sample point: values of the outer variables `0..k`, where `k`
+    /// is the variable being bounded.
     pub prefix: &'a [Algebraic],
+    /// Whether the parent cell is a point (0-dimensional), so that bounds are constants.
     pub zero_dim: bool,
+    /// Counters for the sign queries made at the site.
     pub stats: &'a SignStats,
     /// The cells of the stack, bottom to top.
     pub stack: &'a [Cell],
@@ -69,7 +81,10 @@ pub struct RootSite<'a> {
 /// stack (roots of degree 3 and more), and must not be reused.
 #[derive(Debug, Default)]
 pub struct Transcript {
+    /// Each polynomial whose sign was asked, with the sign (-1, 0 or 1), in order.
     pub queries: Vec<(Poly, i32)>,
+    /// Whether the bound also depended on the stack, so the transcript does not
+    /// characterise it.
     pub opaque: bool,
 }
 

@@ -30,8 +30,11 @@ pub enum CAst {
 /// The binary operators the printer emits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BinOp {
+    /// `+`.
     Add,
+    /// `-` (binary).
     Sub,
+    /// `*`.
     Mul,
 }
 

@@ -13,7 +13,12 @@ pub enum CheckedError {
     Print(String),
     /// The printed text is not in the expected grammar (a bug of the printer or of its
     /// reader, `c_ast`).
-    Unparsed { text: String, message: String },
+    Unparsed {
+        /// The printed text.
+        text: String,
+        /// What did not parse.
+        message: String,
+    },
 }
 
 impl fmt::Display for CheckedError {

@@ -105,7 +105,10 @@ static inline int64_t ps_root_search(int deg, const int64_t *c, int64_t lo, int6
 
 /// Options of the C printer.
 pub struct CEmitter<'a> {
+    /// Names of the variables the AST indexes: parameters, then loop variables.
     pub vars: &'a Vars,
+    /// Number of parameters (the first `nparams` of `vars`); they become the arguments
+    /// of [`CEmitter::function`].
     pub nparams: usize,
     /// Statement names and their number of iterators.
     pub statements: &'a [(String, usize)],

@@ -7,9 +7,11 @@ use polys::{Coeff, Int, Poly};
 /// An integer-valued expression over the problem's variables.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Expr {
+    /// A polynomial with integer coefficients over the problem's variables.
     Poly(Poly),
     /// Sum of the parts.
     Sum(Vec<Expr>),
+    /// The negation of the operand.
     Neg(Box<Expr>),
     /// `floor(num / den)`; `den > 0` wherever the expression is evaluated.
     FloorDiv(Box<Expr>, Poly),
@@ -23,11 +25,16 @@ pub enum Expr {
     /// `floor(arg^(1/k))` or, with `ceil`, `ceil(arg^(1/k))`, `k >= 2`; of a negative
     /// argument the real root for odd `k`, and -1 (floor) or 0 (ceiling) for even `k`.
     Root {
+        /// The radicand.
         arg: Box<Expr>,
+        /// The root's order, at least 2.
         k: u32,
+        /// Round up instead of down.
         ceil: bool,
     },
+    /// The largest of the parts (e.g. a lower bound that is the max of several).
     Max(Vec<Expr>),
+    /// The smallest of the parts (e.g. an upper bound that is the min of several).
     Min(Vec<Expr>),
     /// `floor` (or, with `ceil`, the ceiling) of the unique root in `(L, U]` of
     /// `sum coeffs[i] y^i`, where `lo = floor(L)`, `hi = floor(U)` and the polynomial has
@@ -35,10 +42,16 @@ pub enum Expr {
     /// found by bisection on the sign at the integers `lo + 1 ..= hi`. Roots of degree 3
     /// and more, with separators `L`, `U` from the CAD (roots of the derivative).
     RootSearch {
+        /// Coefficients of the searched polynomial in `y`, constant term first, as
+        /// polynomials in the outer variables.
         coeffs: Vec<Poly>,
+        /// `floor(L)` of the lower separator `L`.
         lo: Box<Expr>,
+        /// `floor(U)` of the upper separator `U`.
         hi: Box<Expr>,
+        /// The polynomial's sign (-1 or 1) between `L` and the root.
         before: i32,
+        /// Return the ceiling of the root instead of its floor.
         ceil: bool,
     },
 }
@@ -47,10 +60,13 @@ pub enum Expr {
 /// point the expression guards).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EvalError {
+    /// The divisor of a [`Expr::FloorDiv`] or [`Expr::CeilDiv`] was zero or negative at
+    /// the point.
     NonPositiveDivisor,
 }
 
 impl Expr {
+    /// The integer constant `v`.
     pub fn constant(v: i64) -> Expr {
         Expr::Poly(Poly::from_i64(v))
     }

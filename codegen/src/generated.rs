@@ -13,9 +13,11 @@ use polys::{Poly, Vars};
 pub struct Generated {
     /// Variables in loop order: parameters, then iterators outermost first.
     pub vars: Vars,
+    /// Number of parameters: the first `nparams` entries of `vars`.
     pub nparams: usize,
     /// Statement names and iterator counts, in file order.
     pub statements: Vec<(String, usize)>,
+    /// The loop AST (what [`Generated::emitter`] and the Rust printer print).
     pub nodes: Vec<Node>,
     /// The decomposition, unless the linear scanner produced the loops.
     pub cad: Option<Cad>,

@@ -8,6 +8,7 @@ use polys::{Coeff, Int};
 /// Why a run stopped early.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RunError {
+    /// A bound or argument could not be evaluated.
     Eval(EvalError),
     /// More instances than the budget allowed.
     Budget,

@@ -23,10 +23,13 @@ use crate::signs::Facts;
 use cad::formula::{Formula, Rel};
 use polys::{Coeff, Int, Poly, Vars};
 
-/// Full/partial tile separation: loops `first_loop .. first_loop + n` are tile loops,
-/// the next `n` point loops.
+/// Full/partial tile separation: the `n = tile_levels` loops after the parameters are
+/// tile loops, the next `n` point loops. Full tiles get point loops of the tile's constant
+/// shape; partial tiles keep the exact bounds.
 #[derive(Clone, Debug)]
 pub struct Separation {
+    /// Number `n` of tiled dimensions: the variables are the parameters, then `n` tile
+    /// coordinates, then `n` point coordinates.
     pub tile_levels: usize,
     /// Polynomials `>= 0` over parameters and tile coordinates: the tile is full.
     pub full: Vec<Poly>,
@@ -118,11 +121,19 @@ pub(crate) fn conjunction(f: &Formula) -> Option<Option<Vec<Poly>>> {
 /// The scanner's input: statement formulas over `vars` (parameters first), the context
 /// and pruning formulas over the parameters, and each statement's call arguments.
 pub struct LinearInput<'a> {
+    /// Parameters, then loop variables outermost first.
     pub vars: &'a Vars,
+    /// Number of parameters (the first `nparams` of `vars`).
     pub nparams: usize,
+    /// Per statement: its domain over `vars`.
     pub formulas: &'a [Formula],
+    /// Formulas over the parameters that hold wherever a domain does (the context, the
+    /// caller's pruning); a scanner declines the input (the caller then uses the CAD)
+    /// when they are not conjunctions on the parameters alone.
     pub context: &'a [Formula],
+    /// Per statement: the arguments of its [`Node::Stmt`] over `vars`.
     pub calls: &'a [Vec<Expr>],
+    /// Full/partial tile separation to apply, if any (tiled input only).
     pub separation: Option<&'a Separation>,
     /// The caller's limits: the scanners check the time as they go.
     pub limits: &'a cad::Limits,

@@ -40,18 +40,30 @@ pub struct Site {
 pub enum ANode {
     /// `for (var = lower; var <= upper; var += 1) body`.
     Loop {
+        /// The iterator's variable index.
         var: usize,
+        /// The inclusive lower bound.
         lower: Site,
+        /// The inclusive upper bound.
         upper: Site,
+        /// The loop's body.
         body: Vec<ANode>,
     },
+    /// `if (lower <= var && var <= upper) body` on a parameter; a missing side is
+    /// unbounded.
     Guard {
+        /// The guarded parameter's variable index.
         var: usize,
+        /// The inclusive lower bound, if any.
         lower: Option<Site>,
+        /// The inclusive upper bound, if any.
         upper: Option<Site>,
+        /// The nodes run when the guard holds.
         body: Vec<ANode>,
     },
+    /// A statement instance.
     Stmt {
+        /// The statement's arguments.
         args: Vec<Site>,
     },
 }
@@ -267,7 +279,9 @@ pub enum SafeRange {
     /// `beyond` is an operation that may overflow for `bound + 1` (`None` when `bound`
     /// is `i64::MAX`).
     Bound {
+        /// The largest safe magnitude of every parameter.
         bound: i64,
+        /// An operation that may overflow for `bound + 1` (`None` at `i64::MAX`).
         beyond: Option<Overflow>,
     },
     /// An operation may overflow even without parameters, or with all of them 0 (or the

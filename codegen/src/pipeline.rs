@@ -107,6 +107,8 @@ impl PipelineError {
 /// A generated nest with what it came from.
 #[derive(Debug)]
 pub struct Outcome {
+    /// The generated loop AST with its variables, statements and domains (print it with
+    /// [`Generated::emitter`], check it with [`crate::verify`]).
     pub generated: Generated,
     /// What the decomposition built (cells, leaves, signs).
     pub stats: LiftStats,

@@ -41,12 +41,16 @@ impl Tiling {
 pub struct TiledProblem {
     /// The tiled problem: parameters then sizes, tile and point loops.
     pub problem: Problem,
+    /// The parsed tiling: shape matrix and sizes.
     pub spec: TileSpec,
+    /// Where the point loops go relative to the tile loops.
     pub order: TileOrder,
     /// Per statement: the original coordinates its macro receives.
     pub calls: Vec<Vec<Poly>>,
     /// Redundant constraints that only prune the decomposition.
     pub pruning: Vec<Formula>,
+    /// Full/partial tile separation for the linear scanner, when requested, the tile
+    /// loops are outside and the domain allows it.
     pub separation: Option<Separation>,
     /// For domains the linear scanner cannot take: clamp the untiled loops to tiles.
     pub clamp: Option<ClampTiling>,

@@ -33,7 +33,10 @@ pub struct ClampTiling {
     pub sizes: Vec<Poly>,
     /// The shape matrix `K`.
     pub shape: Vec<Vec<Int>>,
+    /// Names of the tile coordinates `t_k`, outermost first.
     pub t_names: Vec<String>,
+    /// Names of the point coordinates `o_k` (offsets within a tile, with
+    /// `x = K diag(sizes) t + o`), outermost first.
     pub o_names: Vec<String>,
     /// The tile's points, polynomials `>= 0` over parameters, sizes, `t`, `o`.
     pub tile: Vec<Poly>,

@@ -11,29 +11,57 @@ use thiserror::Error;
 /// One statement instance: statement index and iterator values in statement order.
 pub type Instance = (usize, Vec<i64>);
 
+/// Why a generated program could not be compiled, run or enumerated. `params` fields
+/// hold the parameter values of the failing run, as text.
 #[derive(Debug, Error)]
 pub enum VerifyError {
+    /// No working C compiler (see [`compiler`]).
     #[error("no C compiler found (tried $CC, cc, gcc): install gcc")]
     NoCompiler,
+    /// The compiler failed; the payload is its diagnostic output.
     #[error("the C compiler rejected the generated code:\n{0}")]
     Compile(String),
+    /// The program failed (wrong parameter count, a non-zero exit, unreadable output).
     #[error("the generated program failed for {params}: {message}")]
-    Run { params: String, message: String },
+    Run {
+        /// The parameter values of the run.
+        params: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// The AST cannot be printed as C with 64-bit integers.
     #[error("cannot print the code in 64-bit C: {0}")]
     Print(String),
+    /// Writing, compiling or running the program failed at the operating system.
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    /// The brute-force enumeration box has this many points, more than it may enumerate.
     #[error("a box of {0} points is too large to enumerate")]
     BoxTooLarge(u128),
     /// The program ran longer than the run time limit and was killed.
     #[error("the generated program ran longer than {secs} s for {params} and was killed (--run-timeout)")]
-    Timeout { params: String, secs: f64 },
+    Timeout {
+        /// The parameter values of the run.
+        params: String,
+        /// The time limit, in seconds.
+        secs: f64,
+    },
     /// The checked program (`--check-overflow`) stopped at an overflow.
     #[error("the generated program overflowed int64_t for {params}:\n{message}")]
-    Overflow { params: String, message: String },
+    Overflow {
+        /// The parameter values of the run.
+        params: String,
+        /// The program's report: which expression overflowed, where.
+        message: String,
+    },
     /// The program printed more than the output limit and was stopped.
     #[error("the generated program printed more than {limit} bytes for {params}")]
-    OutputTooLarge { params: String, limit: u64 },
+    OutputTooLarge {
+        /// The parameter values of the run.
+        params: String,
+        /// The limit, in bytes ([`OUTPUT_LIMIT`]).
+        limit: u64,
+    },
 }
 
 /// The most output a run may produce (instances are compared in memory).

@@ -7,19 +7,23 @@ use polys::{Poly, Vars};
 /// A byte range of the input, for error messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Span {
+    /// Byte offset of the first character.
     pub start: usize,
+    /// Byte offset just past the last character.
     pub end: usize,
 }
 
 /// One statement `NAME[i, j] : formula`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Statement {
+    /// The statement's name (`S` in `S[i, j]`), also the macro the emitted code calls.
     pub name: String,
     /// The statement's own iterator names; iterator `k` is variable `params + k` of
     /// [`Problem::vars`].
     pub iterators: Vec<String>,
     /// The domain over parameters and iterators (shared variable indices).
     pub domain: Formula,
+    /// Where the statement (name, iterators and domain) is in the input.
     pub span: Span,
 }
 
@@ -27,8 +31,11 @@ pub struct Statement {
 /// parameters and the statement's iterators (shared variable indices).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScheduleEntry {
+    /// Index of the scheduled statement in [`Problem::statements`].
     pub statement: usize,
+    /// The time vector, outermost dimension first; all entries have the same length.
     pub time: Vec<Poly>,
+    /// Where the entry is in the input.
     pub span: Span,
 }
 
@@ -37,6 +44,7 @@ pub struct ScheduleEntry {
 pub struct Problem {
     /// Parameter names, outermost first.
     pub params: Vec<String>,
+    /// The statements, in file order.
     pub statements: Vec<Statement>,
     /// Constraints on the parameters (`true` when none were given).
     pub context: Formula,

@@ -12,6 +12,7 @@ pub struct InputError {
     pub column: usize,
     /// Byte offset into the input.
     pub offset: usize,
+    /// What is wrong, without the position.
     pub message: String,
     /// The text of the offending line, for a caret display.
     pub source_line: String,
