@@ -13,7 +13,9 @@ use std::sync::atomic::Ordering::Relaxed;
 /// generation: variables `x_0 .. x_(n-1)`, outermost first.
 #[derive(Debug)]
 pub struct Cad {
+    /// Number of variables `n`; every sample and located point has this many coordinates.
     pub nvars: usize,
+    /// The projection factors per level; the cells' bounds refer to them by index.
     pub projection: Projection,
     /// `full[k][i]`: basis polynomial `i` of level `k` contributes all its coefficients.
     pub full: Vec<Vec<bool>>,
@@ -22,7 +24,9 @@ pub struct Cad {
     /// How often the projection was redone with McCallum's coefficients for a polynomial
     /// whose leading coefficient vanished over a cell of positive dimension.
     pub restarts: usize,
+    /// The formulas decomposed for, one per statement; a cell's `truth` is indexed like them.
     pub formulas: Vec<Formula>,
+    /// Constraints that hold wherever a formula holds, used only to cut the tree.
     pub pruning: Vec<Formula>,
 }
 

@@ -6,11 +6,17 @@ use polys::{Coeff, Int, ParseError, Poly, Vars};
 /// The relation of an atom `p ~ 0`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Rel {
+    /// `p < 0`.
     Lt,
+    /// `p <= 0`.
     Le,
+    /// `p = 0`.
     Eq,
+    /// `p != 0`.
     Ne,
+    /// `p >= 0`.
     Ge,
+    /// `p > 0`.
     Gt,
 }
 
@@ -50,6 +56,7 @@ impl Rel {
         }
     }
 
+    /// The relation as text: `<`, `<=`, `=`, `!=`, `>=` or `>`.
     pub fn symbol(self) -> &'static str {
         match self {
             Rel::Lt => "<",
@@ -65,7 +72,9 @@ impl Rel {
 /// An atom `poly ~ 0`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Atom {
+    /// The polynomial compared with zero.
     pub poly: Poly,
+    /// How it compares with zero.
     pub rel: Rel,
 }
 
@@ -87,15 +96,23 @@ impl Atom {
 /// A formula built from atoms with and, or, not.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Formula {
+    /// Holds everywhere.
     True,
+    /// Holds nowhere.
     False,
+    /// A sign condition `p ~ 0`.
     Atom(Atom),
+    /// Conjunction: holds where every part holds (true when empty).
     And(Vec<Formula>),
+    /// Disjunction: holds where some part holds (false when empty).
     Or(Vec<Formula>),
+    /// Negation.
     Not(Box<Formula>),
 }
 
 impl Formula {
+    /// The conjunction of `parts`, without a wrapper when there are fewer than two
+    /// ([`Formula::True`] for none, the part itself for one).
     pub fn and(parts: Vec<Formula>) -> Formula {
         match parts.len() {
             0 => Formula::True,
@@ -104,6 +121,8 @@ impl Formula {
         }
     }
 
+    /// The disjunction of `parts`, without a wrapper when there are fewer than two
+    /// ([`Formula::False`] for none, the part itself for one).
     pub fn or(parts: Vec<Formula>) -> Formula {
         match parts.len() {
             0 => Formula::False,

@@ -27,7 +27,9 @@ use std::sync::{Arc, Mutex};
 /// One end of a cell along its variable.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Bound {
+    /// Unbounded below (the lowest sector of a stack).
     NegInf,
+    /// Unbounded above (the highest sector of a stack).
     PosInf,
     /// The `root`-th (1-based, increasing) real root of basis polynomial `poly` of the
     /// cell's level, over the parent cell. Several pairs when several basis polynomials
@@ -48,7 +50,9 @@ pub struct RootRef {
 /// Section (a root) or sector (between two roots).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CellKind {
+    /// The cell is a root of some basis polynomials: one point along its variable.
     Section,
+    /// The open interval between two consecutive roots (or a root and infinity).
     Sector,
 }
 
@@ -57,9 +61,11 @@ pub enum CellKind {
 pub struct Cell {
     /// The variable this cell fixes: `x_level`.
     pub level: usize,
+    /// Whether the cell is a section or a sector along `x_level`.
     pub kind: CellKind,
     /// For a section both bounds are the same root.
     pub lower: Bound,
+    /// The upper end of the cell along `x_level`.
     pub upper: Bound,
     /// The sample's coordinate `x_level`; the full sample is the path from the root.
     pub sample: Algebraic,
@@ -68,6 +74,7 @@ pub struct Cell {
     /// Which formulas hold in the cell: decided at the last level, or earlier when the
     /// partial sample decides them. Empty at pruned cells whose reason is integrality.
     pub truth: Vec<bool>,
+    /// Why the subtree was cut here, if it was; `None` for cells lifted as usual.
     pub pruned: Option<Prune>,
 }
 
@@ -83,21 +90,27 @@ pub enum Prune {
 /// Counters for `--stats`.
 #[derive(Debug, Default)]
 pub struct LiftStats {
+    /// Cells created, pruned ones included.
     pub cells: AtomicU64,
+    /// Cells at the last level whose formulas were decided and which were not pruned.
     pub leaves: AtomicU64,
+    /// Cells cut with [`Prune::False`].
     pub pruned_false: AtomicU64,
+    /// Cells cut with [`Prune::NoIntegers`].
     pub pruned_integer: AtomicU64,
     /// Stacks over 0-dimensional cells where a delineating derivative replaced a
     /// nullified polynomial.
     pub delineating: AtomicU64,
     /// Defining polynomials replaced by an irreducible factor to lift over a tower.
     pub minimal_polys: AtomicU64,
+    /// How the signs of polynomials at samples were decided (see [`crate::sign_at`]).
     pub signs: SignStats,
 }
 
 /// Result of lifting: a tree, or the polynomials that invalidate Brown's projection.
 #[derive(Debug)]
 pub enum LiftOutcome {
+    /// Brown's projection was valid: the level-0 cells of the tree.
     Tree(Vec<Cell>),
     /// Basis polynomials (level, index) nullified over a cell of positive dimension.
     Nullified(Vec<(usize, usize)>),
@@ -105,6 +118,7 @@ pub enum LiftOutcome {
 
 /// What the lifting needs: the basis per level and the formulas.
 pub struct Lifter<'a> {
+    /// `levels[k]`: the projection's basis polynomials with main variable `x_k`.
     pub levels: &'a [Vec<Poly>],
     /// `full[k][i]`: basis polynomial `i` of level `k` was projected with all its
     /// coefficients, so a vanishing leading coefficient needs no restart.
@@ -114,6 +128,7 @@ pub struct Lifter<'a> {
     /// Constraints that must hold wherever any formula holds (e.g. from tiling); they only
     /// prune.
     pub pruning: &'a [Formula],
+    /// Counters updated while lifting (shared, so parallel stacks add to the same totals).
     pub stats: &'a LiftStats,
     /// Where lifting stops early (none by default; see [`Lifter::with_limits`]).
     pub limits: crate::Limits,

@@ -28,6 +28,7 @@ pub enum Operator {
 pub struct Projection {
     /// `levels[k]`: square-free, pairwise coprime polynomials with main variable `x_k`.
     pub levels: Vec<Vec<Poly>>,
+    /// What the projection did to build `levels`.
     pub stats: ProjectionStats,
 }
 
@@ -38,7 +39,11 @@ pub struct ProjectionStats {
     pub affine: usize,
     /// Polynomials projected with all their coefficients (McCallum).
     pub full_coefficients: usize,
+    /// Pairwise resultants of basis polynomials of the same level (counted but not computed
+    /// at level 0, where they are constants).
     pub resultants: usize,
+    /// Discriminants of basis polynomials of degree at least 2 in their main variable
+    /// (counted but not computed at level 0).
     pub discriminants: usize,
 }
 
@@ -105,6 +110,7 @@ impl Projection {
         self.levels.iter().map(Vec::len).sum()
     }
 
+    /// Whether there are no projection factors at all.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

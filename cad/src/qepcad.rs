@@ -15,13 +15,21 @@ use thiserror::Error;
 /// Why a QEPCAD run gave no output to read.
 #[derive(Debug, Error)]
 pub enum QepcadError {
+    /// The executable could not be started.
     #[error("cannot start {exe}: {message}")]
-    Start { exe: String, message: String },
+    Start {
+        /// The executable's path, as displayed.
+        exe: String,
+        /// The operating system's error.
+        message: String,
+    },
+    /// QEPCAD did not finish within the given time limit and was killed.
     #[error("time limit of {0:?} reached")]
     Timeout(Duration),
     /// QEPCAD's garbage collector could not free enough of its fixed heap.
     #[error("heap too small (Too few cells reclaimed)")]
     HeapTooSmall,
+    /// Writing its input or reading its output failed; the text says what happened.
     #[error("talking to qepcad: {0}")]
     Io(String),
 }

@@ -340,7 +340,7 @@ impl UPoly {
         }
     }
 
-    /// `self / d` when `d` divides `self` in Z[x], `None` otherwise (or when `d = 0`).
+    /// `self / d` when `d` divides `self` in `Z[x]`, `None` otherwise (or when `d = 0`).
     pub fn div_exact(&self, d: &UPoly) -> Option<UPoly> {
         let dl = d.c.last()?;
         if self.c.len() < d.c.len() {

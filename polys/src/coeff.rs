@@ -16,25 +16,37 @@ use std::hash::Hash;
 /// All operations are exact; [`Coeff::div_exact`] is only called when the divisor is known
 /// to divide the dividend.
 pub trait Coeff: Clone + Eq + Ord + Hash + Debug + Display + Send + Sync + 'static {
+    /// The machine integer `v`.
     fn from_i64(v: i64) -> Self;
+    /// The big integer `v` (an implementation may store it in a smaller form when it fits).
     fn from_bigint(v: BigInt) -> Self;
+    /// The value as a big integer.
     fn to_bigint(&self) -> BigInt;
     /// The value as `i64` when it fits.
     fn to_i64(&self) -> Option<i64>;
+    /// The additive identity 0.
     fn zero() -> Self {
         Self::from_i64(0)
     }
+    /// The multiplicative identity 1.
     fn one() -> Self {
         Self::from_i64(1)
     }
+    /// Whether the value is 0.
     fn is_zero(&self) -> bool;
+    /// Whether the value is 1.
     fn is_one(&self) -> bool;
     /// -1, 0 or 1.
     fn signum(&self) -> i32;
+    /// `self + o`.
     fn add(&self, o: &Self) -> Self;
+    /// `self - o`.
     fn sub(&self, o: &Self) -> Self;
+    /// `self * o`.
     fn mul(&self, o: &Self) -> Self;
+    /// `-self`.
     fn neg(&self) -> Self;
+    /// The absolute value `|self|`.
     fn abs(&self) -> Self {
         if self.signum() < 0 {
             self.neg()
@@ -48,6 +60,7 @@ pub trait Coeff: Clone + Eq + Ord + Hash + Debug + Display + Send + Sync + 'stat
     fn div_mod_floor(&self, o: &Self) -> (Self, Self);
     /// Non-negative greatest common divisor; `gcd(0, 0) = 0`.
     fn gcd(&self, o: &Self) -> Self;
+    /// `self^e` (with `0^0 = 1`); the default squares repeatedly.
     fn pow(&self, e: u32) -> Self {
         let mut acc = Self::one();
         let mut base = self.clone();
@@ -63,6 +76,7 @@ pub trait Coeff: Clone + Eq + Ord + Hash + Debug + Display + Send + Sync + 'stat
         }
         acc
     }
+    /// `self += o`; implementations may update in place instead of building a new value.
     fn add_assign(&mut self, o: &Self) {
         *self = Coeff::add(self, o);
     }

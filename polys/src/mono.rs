@@ -58,6 +58,7 @@ impl Mono {
         &self.0
     }
 
+    /// Whether this is the monomial 1 (all exponents zero).
     pub fn is_one(&self) -> bool {
         self.0.is_empty()
     }
@@ -67,10 +68,12 @@ impl Mono {
         self.0.len()
     }
 
+    /// Whether no variable has a positive exponent; the same as [`Mono::is_one`].
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
+    /// Sum of the exponents (as `u64`, so it cannot overflow).
     pub fn total_degree(&self) -> u64 {
         self.0.iter().map(|&e| e as u64).sum()
     }

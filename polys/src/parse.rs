@@ -105,6 +105,7 @@ pub struct ParseError {
     pub column: usize,
     /// Byte offset of the same position.
     pub offset: usize,
+    /// What went wrong, in words (without the position).
     pub message: String,
 }
 

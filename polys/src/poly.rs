@@ -31,14 +31,17 @@ impl<C: Coeff> Default for Poly<C> {
 }
 
 impl<C: Coeff> Poly<C> {
+    /// The zero polynomial (no terms).
     pub fn zero() -> Self {
         Poly { terms: Vec::new() }
     }
 
+    /// The constant polynomial 1.
     pub fn one() -> Self {
         Self::constant(C::one())
     }
 
+    /// The constant polynomial `c` (the zero polynomial when `c = 0`).
     pub fn constant(c: C) -> Self {
         if c.is_zero() {
             Self::zero()
@@ -49,6 +52,7 @@ impl<C: Coeff> Poly<C> {
         }
     }
 
+    /// The constant polynomial `c`, from a machine integer.
     pub fn from_i64(c: i64) -> Self {
         Self::constant(C::from_i64(c))
     }
@@ -58,6 +62,7 @@ impl<C: Coeff> Poly<C> {
         Self::monomial(C::one(), Mono::var(var, 1))
     }
 
+    /// The single term `c * m` (the zero polynomial when `c = 0`).
     pub fn monomial(c: C, m: Mono) -> Self {
         if c.is_zero() {
             Self::zero()
@@ -87,22 +92,27 @@ impl<C: Coeff> Poly<C> {
         &self.terms
     }
 
+    /// The terms, in decreasing monomial order, without copying.
     pub fn into_terms(self) -> Vec<(Mono, C)> {
         self.terms
     }
 
+    /// Number of (nonzero) terms.
     pub fn len(&self) -> usize {
         self.terms.len()
     }
 
+    /// Whether this is the zero polynomial.
     pub fn is_zero(&self) -> bool {
         self.terms.is_empty()
     }
 
+    /// Whether there are no terms, i.e. the polynomial is zero; the same as [`Poly::is_zero`].
     pub fn is_empty(&self) -> bool {
         self.terms.is_empty()
     }
 
+    /// Whether this is the constant polynomial 1.
     pub fn is_one(&self) -> bool {
         self.terms.len() == 1 && self.terms[0].0.is_one() && self.terms[0].1.is_one()
     }
@@ -152,6 +162,7 @@ impl<C: Coeff> Poly<C> {
         (0..self.nvars()).filter(|&v| self.has_var(v)).collect()
     }
 
+    /// The highest total degree of a term (0 for constants, including zero).
     pub fn total_degree(&self) -> u64 {
         self.terms
             .iter()
@@ -160,6 +171,7 @@ impl<C: Coeff> Poly<C> {
             .unwrap_or(0)
     }
 
+    /// `-self`.
     pub fn neg(&self) -> Self {
         Poly {
             terms: self
@@ -170,10 +182,12 @@ impl<C: Coeff> Poly<C> {
         }
     }
 
+    /// `self + o`, by merging the two sorted term lists.
     pub fn add(&self, o: &Self) -> Self {
         self.merge(o, false)
     }
 
+    /// `self - o`, by merging the two sorted term lists.
     pub fn sub(&self, o: &Self) -> Self {
         self.merge(o, true)
     }
@@ -212,6 +226,7 @@ impl<C: Coeff> Poly<C> {
         Poly { terms: out }
     }
 
+    /// `self * o` (a constant factor only scales the other's coefficients).
     pub fn mul(&self, o: &Self) -> Self {
         if self.is_zero() || o.is_zero() {
             return Self::zero();
@@ -277,6 +292,7 @@ impl<C: Coeff> Poly<C> {
         }
     }
 
+    /// `self^e` by repeated squaring (`p^0 = 1`, including for `p = 0`).
     pub fn pow(&self, e: u32) -> Self {
         let mut acc = Self::one();
         let mut base = self.clone();
@@ -293,7 +309,7 @@ impl<C: Coeff> Poly<C> {
         acc
     }
 
-    /// `self / d` when `d` divides `self` exactly in Z[x], `None` otherwise (or when `d = 0`).
+    /// `self / d` when `d` divides `self` exactly in `Z[x]`, `None` otherwise (or when `d = 0`).
     ///
     /// ```
     /// use polys::{Poly, Vars};

@@ -10,6 +10,7 @@ use thiserror::Error;
 /// Why a polynomial cannot be printed as a C expression.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum CPrintError {
+    /// A coefficient (given in decimal) is outside the `int64_t` range.
     #[error("coefficient {0} does not fit in a 64-bit C integer")]
     CoefficientTooLarge(String),
 }

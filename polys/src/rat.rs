@@ -113,14 +113,17 @@ impl Rat {
         }
     }
 
+    /// The rational 0.
     pub fn zero() -> Rat {
         Rat::from(0)
     }
 
+    /// The rational 1.
     pub fn one() -> Rat {
         Rat::from(1)
     }
 
+    /// The numerator, carrying the sign and coprime to the denominator.
     pub fn numer(&self) -> &Int {
         &self.num
     }
@@ -130,10 +133,12 @@ impl Rat {
         &self.den
     }
 
+    /// Whether the value is 0.
     pub fn is_zero(&self) -> bool {
         self.num.is_zero()
     }
 
+    /// Whether the value is an integer (the denominator is 1).
     pub fn is_integer(&self) -> bool {
         self.den.is_one()
     }

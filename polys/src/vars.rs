@@ -39,18 +39,22 @@ impl Vars {
         self
     }
 
+    /// All names, in index order.
     pub fn names(&self) -> &[String] {
         &self.names
     }
 
+    /// Number of names.
     pub fn len(&self) -> usize {
         self.names.len()
     }
 
+    /// Whether the list has no names.
     pub fn is_empty(&self) -> bool {
         self.names.is_empty()
     }
 
+    /// Index of `name`, if it is in the list (never adds it; see [`Vars::intern`]).
     pub fn index(&self, name: &str) -> Option<usize> {
         self.names.iter().position(|n| n == name)
     }

@@ -15,6 +15,7 @@ pub struct Shape {
 }
 
 impl Shape {
+    /// The `n x n` identity: rectangular tiles.
     pub fn identity(n: usize) -> Shape {
         Shape {
             rows: (0..n)
@@ -73,10 +74,12 @@ impl Shape {
         Ok(shape)
     }
 
+    /// The dimension `n`.
     pub fn dim(&self) -> usize {
         self.rows.len()
     }
 
+    /// The entry in row `i`, column `j` (panics when out of range).
     pub fn get(&self, i: usize, j: usize) -> &Int {
         &self.rows[i][j]
     }

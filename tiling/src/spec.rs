@@ -7,14 +7,18 @@ use crate::shape::Shape;
 /// One tile size: a run-time parameter (parametric tiling) or a fixed positive integer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Size {
+    /// A size named by a new parameter, chosen at run time (at least 1).
     Param(String),
+    /// A size known now (at least 1).
     Fixed(i64),
 }
 
 /// A shape matrix `K` (columns span a tile) and one size per column.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TileSpec {
+    /// The shape matrix `K`; its dimension equals the number of sizes.
     pub shape: Shape,
+    /// One size per column of `K`, i.e. per tiled dimension.
     pub sizes: Vec<Size>,
 }
 

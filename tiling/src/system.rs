@@ -47,11 +47,13 @@ pub struct Tiled {
     /// Number of outermost loops that are tile loops before any point loop (`n` with
     /// [`TileOrder::TilesOutside`], 1 when interleaved).
     pub tile_levels: usize,
+    /// Where the point loops are relative to the tile loops.
     pub order: TileOrder,
     /// Each tile size as a polynomial over the parameters (a constant when fixed).
     pub sizes: Vec<Poly>,
-    /// Variable index of `t_k` and of `o_k`.
+    /// Variable index (into `vars`) of the tile coordinate `t_k`, for each dimension `k`.
     pub t_var: Vec<usize>,
+    /// Variable index (into `vars`) of the point coordinate `o_k`, for each dimension `k`.
     pub o_var: Vec<usize>,
 }
 
