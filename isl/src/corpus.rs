@@ -15,12 +15,17 @@ use super::{Isl, IslError};
 use std::collections::BTreeMap;
 use thiserror::Error;
 
+/// Why a corpus file could not be converted.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum ConvertError {
+    /// isl could not read or print the file's objects (or is not linked).
     #[error("{0}")]
     Isl(#[from] IslError),
+    /// The file uses something polyscan's input language lacks (existentials, integer
+    /// division, piecewise schedules, an empty domain, ...); the text says what.
     #[error("not expressible in polyscan's input language: {0}")]
     Unsupported(String),
+    /// A file or isl's printed text did not have the expected shape (or could not be read).
     #[error("unexpected isl output: {0}")]
     Format(String),
 }

@@ -17,24 +17,42 @@ use thiserror::Error;
 /// Exit status of a program that reached the instance cap.
 const LIMIT_STATUS: i32 = 97;
 
+/// Why a program could not be built or run.
 #[derive(Debug, Error)]
 pub enum HarnessError {
+    /// No system C compiler was found.
     #[error("no C compiler found (tried $CC, cc, gcc): install gcc")]
     NoCompiler,
+    /// The C compiler failed on the generated code.
     #[error("the C compiler rejected the {who} code:\n{message}")]
-    Compile { who: String, message: String },
-    #[error("the {who} program failed for {params}: {message}")]
-    Run {
+    Compile {
+        /// Whose code it was (e.g. `isl` or `polyscan`), for the message.
         who: String,
-        params: String,
+        /// The compiler's diagnostics.
         message: String,
     },
+    /// The program was given the wrong number of parameters, exited with a failure
+    /// status other than the instance cap's, or printed a line that is not an instance.
+    #[error("the {who} program failed for {params}: {message}")]
+    Run {
+        /// Whose program it was.
+        who: String,
+        /// The parameter values of the run, as `[a, b]`.
+        params: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// The program did not finish within the timeout and was killed.
     #[error("the {who} program ran longer than {secs} s for {params}")]
     Timeout {
+        /// Whose program it was.
         who: String,
+        /// The parameter values of the run, as `[a, b]`.
         params: String,
+        /// The timeout, in whole seconds.
         secs: u64,
     },
+    /// Spawning, waiting for or reading from the program failed.
     #[error("{0}")]
     Io(#[from] std::io::Error),
 }
@@ -42,6 +60,7 @@ pub enum HarnessError {
 /// What a run printed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunOutput {
+    /// The instances in execution order: statement index and iterator values.
     pub instances: Vec<Instance>,
     /// The program reached the instance cap; `instances` is a prefix.
     pub truncated: bool,

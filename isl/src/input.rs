@@ -35,7 +35,9 @@ pub struct IslInput {
 pub struct NotAffine {
     /// Where: `the domain of S`, `the schedule of S`, `the context`.
     pub place: String,
+    /// The offending polynomial, printed with the names isl sees (after any renaming).
     pub poly: String,
+    /// Its total degree (at least 2).
     pub degree: u64,
 }
 

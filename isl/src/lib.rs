@@ -1,5 +1,5 @@
 //! isl, the integer set library, as a reference for `polyscan compare`: a safe wrapper
-//! ([`Isl`]) around a hand-written FFI layer ([`ffi`], about 30 declarations) over the system
+//! ([`Isl`]) around a hand-written FFI layer (`ffi`, about 30 declarations) over the system
 //! libisl, the translation of a parsed polyscan problem into isl's input ([`input`]), tiled
 //! schedule maps for fixed tile sizes ([`tile`]), and the C harness that compiles and runs
 //! both programs ([`harness`]).
@@ -7,6 +7,52 @@
 //! The library is optional: build.rs sets `cfg(polyscan_has_isl)` when the `isl` feature is
 //! on and pkg-config finds libisl. Without it [`Isl::new`] returns [`IslError::Missing`], and
 //! everything else (input translation, harness) still works.
+//!
+//! # Example
+//!
+//! A parsed polyscan problem (two statements, a schedule and a context) translated into
+//! the three strings isl's AST generator takes. The translation is plain text and needs no
+//! libisl; the last step runs isl on it only when this build links the library.
+//!
+//! ```
+//! use codegen::input::parse_problem;
+//! use polyscan_isl::{input, Isl, IslError};
+//!
+//! let problem = parse_problem(
+//!     "[n] -> { S1[i] : 0 <= i < n; S2[i, j] : 0 <= i < n and 0 <= j < i }\n\
+//!      { S1[i] -> [i, 0, 0]; S2[i, j] -> [i, 1, j] }\n\
+//!      [n] -> { : n >= 2 }",
+//! )
+//! .unwrap();
+//! let x = input::from_problem(&problem).unwrap();
+//! assert_eq!(x.params, ["n"]);
+//! assert_eq!(x.statements, ["S1", "S2"]);
+//! assert!(x.domain.starts_with("[n] -> { S1[i] : "));
+//! // Each statement's time vector, then its iterators padded to depth 2, then its index:
+//! // a total order that matches polyscan's.
+//! assert_eq!(
+//!     x.schedule,
+//!     "[n] -> { S1[i] -> [i, 0, 0, i, 0, 0]; S2[i, j] -> [i, 1, j, i, j, 1] }"
+//! );
+//!
+//! // Non-affine constraints are refused, saying where they are.
+//! let cubic = parse_problem("[n] -> { S[i, j] : 0 <= i and i*j <= n and 0 <= j }").unwrap();
+//! assert_eq!(input::from_problem(&cubic).unwrap_err().place, "the domain of S");
+//!
+//! // isl itself only when linked; otherwise `Isl::new` says how to install it.
+//! match Isl::new() {
+//!     Ok(isl) => {
+//!         assert!(polyscan_isl::available());
+//!         assert!(isl.ast_c(&x).unwrap().contains("for ("));
+//!     }
+//!     Err(e) => {
+//!         assert!(!polyscan_isl::available());
+//!         assert_eq!(e, IslError::Missing);
+//!     }
+//! }
+//! ```
+
+#![warn(missing_docs)]
 
 pub mod corpus;
 #[cfg(polyscan_has_isl)]
@@ -61,14 +107,23 @@ pub fn available() -> bool {
     cfg!(polyscan_has_isl)
 }
 
+/// Why a call to isl failed.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum IslError {
+    /// This build does not link libisl (see [`available`] and [`INSTALL_HINT`]).
     #[error(
         "this polyscan was built without isl (libisl not found by pkg-config, or the `isl` feature off); install it with `{INSTALL_HINT}` and rebuild"
     )]
     Missing,
+    /// isl returned null; `message` is the error isl recorded in its context.
     #[error("isl failed to {what}: {message}")]
-    Isl { what: String, message: String },
+    Isl {
+        /// The step that failed, e.g. `read the map ...` or `generate the AST`.
+        what: String,
+        /// isl's last error message (`unknown error` when it recorded none).
+        message: String,
+    },
+    /// Text passed to isl contains a NUL byte, so it cannot become a C string.
     #[error("the text for isl contains a NUL byte")]
     Nul,
 }
@@ -88,24 +143,31 @@ mod missing {
     }
 
     impl Isl {
+        /// Always [`IslError::Missing`]: this build does not link libisl.
         pub fn new() -> Result<Isl, IslError> {
             Err(IslError::Missing)
         }
+        /// Unreachable (no `Isl` exists); see the linked version.
         pub fn ast_c(&self, _: &super::IslInput) -> Result<String, IslError> {
             match self.never {}
         }
+        /// Unreachable (no `Isl` exists); see the linked version.
         pub fn union_map_text(&self, _: &str) -> Result<String, IslError> {
             match self.never {}
         }
+        /// Unreachable (no `Isl` exists); see the linked version.
         pub fn set_text(&self, _: &str) -> Result<String, IslError> {
             match self.never {}
         }
+        /// Unreachable (no `Isl` exists); see the linked version.
         pub fn split_schedule(&self, _: &str) -> Result<(String, String), IslError> {
             match self.never {}
         }
+        /// Unreachable (no `Isl` exists); see the linked version.
         pub fn schedule_tree_map(&self, _: &str) -> Result<String, IslError> {
             match self.never {}
         }
+        /// Unreachable (no `Isl` exists); see the linked version.
         pub fn equal_on(&self, _: &str, _: &str, _: &str) -> Result<bool, IslError> {
             match self.never {}
         }

@@ -13,18 +13,26 @@ use super::input::IslInput;
 use codegen::input::Problem;
 use thiserror::Error;
 
+/// Why a tiled schedule could not be built.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum TileError {
+    /// The shape matrix is not square of the iteration-space dimension (given).
     #[error("the shape matrix must be {0} x {0} (one row per iterator)")]
     Shape(usize),
+    /// The number of tile sizes differs from the number of rows (given).
     #[error("expected {0} tile sizes, one per row of the shape matrix")]
     Sizes(usize),
+    /// A tile size is zero or negative (the offending size).
     #[error("tile sizes must be positive, got {0}")]
     NonPositive(i64),
+    /// The shape matrix has determinant zero.
     #[error("the shape matrix is singular: its rows do not span the iteration space")]
     Singular,
+    /// The problem has a schedule or statements of different dimensions, or (for
+    /// polyscan's tiling) the sizes are not one fixed size per iterator.
     #[error("tiling needs statements of equal dimension and no schedule")]
     Unsupported,
+    /// An entry, or the determinant, does not fit the integer arithmetic used.
     #[error("a shape matrix entry is too large")]
     Overflow,
 }

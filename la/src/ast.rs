@@ -5,18 +5,26 @@ use super::properties::Props;
 /// Where an operand comes from in the source (1-based).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Pos {
+    /// Line number, from 1.
     pub line: usize,
+    /// Column number, from 1.
     pub column: usize,
 }
 
 /// The declared kind of an operand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
+    /// `Matrix A(rows, cols)`.
     Matrix,
+    /// `ColumnVector x(n)`: an `n x 1` matrix.
     ColumnVector,
+    /// `RowVector x(n)`: a `1 x n` matrix.
     RowVector,
+    /// `Scalar a`: a `1 x 1` operand.
     Scalar,
+    /// `IdentityMatrix I(n, n)`: square, with the `Identity` property.
     Identity,
+    /// `ZeroMatrix Z(rows, cols)`, with the `Zero` property.
     Zero,
     /// A number literal of the formula, stored as an operand so it can be evaluated.
     Constant,
@@ -25,9 +33,13 @@ pub enum Kind {
 /// A declared operand (or a number literal).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Operand {
+    /// The declared name (for a number literal, its value as text).
     pub name: String,
+    /// What was declared.
     pub kind: Kind,
+    /// Number of rows at the current size values.
     pub rows: u64,
+    /// Number of columns at the current size values.
     pub cols: u64,
     /// Names of the size variables (rows, cols), for scaling sizes down.
     pub dims: (Option<String>, Option<String>),
@@ -35,26 +47,37 @@ pub struct Operand {
     pub props: Props,
     /// Value of a [`Kind::Constant`].
     pub value: f64,
+    /// Where the operand is declared (for a literal, where it occurs).
     pub pos: Pos,
 }
 
 /// A right-hand side expression.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Expr {
+    /// An operand, by index into [`Program::operands`].
     Operand(usize),
+    /// `a + b`.
     Add(Box<Expr>, Box<Expr>),
+    /// `a - b`.
     Sub(Box<Expr>, Box<Expr>),
+    /// `a * b`: a matrix product, or a scaling when one side is `1 x 1`.
     Mul(Box<Expr>, Box<Expr>),
+    /// `-a`.
     Neg(Box<Expr>),
+    /// `trans(a)`.
     Trans(Box<Expr>),
+    /// `inv(a)`.
     Inv(Box<Expr>),
 }
 
 /// `lhs = rhs`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Assignment {
+    /// The assigned operand, by index into [`Program::operands`].
     pub lhs: usize,
+    /// The formula assigned to it.
     pub rhs: Expr,
+    /// Where the left-hand side's name stands.
     pub pos: Pos,
 }
 
@@ -63,7 +86,10 @@ pub struct Assignment {
 pub struct Program {
     /// Size variables and their values, in declaration order.
     pub sizes: Vec<(String, u64)>,
+    /// Declared operands and the number literals of the formulas, in the order they were
+    /// read; [`Expr::Operand`] indexes this list.
     pub operands: Vec<Operand>,
+    /// The assignments in source order; each assigns a different operand.
     pub assignments: Vec<Assignment>,
     /// Sizes left open (`n = ?`, optionally `n = ? [lo, hi]`); each also has a nominal
     /// value in `sizes` at which the search compares costs.
@@ -73,8 +99,11 @@ pub struct Program {
 /// A size left open, with optional bounds.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OpenSize {
+    /// The size variable.
     pub name: String,
+    /// Smallest value, inclusive (`lo` in `n = ? [lo, hi]`).
     pub lo: Option<u64>,
+    /// Largest value, inclusive; at least `lo` when both are given.
     pub hi: Option<u64>,
 }
 

@@ -14,8 +14,11 @@ pub struct El {
     pub inv: bool,
     /// Entity id and whether it is used transposed.
     pub id: usize,
+    /// Whether the entity is used transposed.
     pub trans: bool,
+    /// Rows of the element as used (after transposition).
     pub rows: u64,
+    /// Columns of the element as used (after transposition).
     pub cols: u64,
     /// Properties of the element as used (after transposition, before inversion).
     pub props: Props,
@@ -48,25 +51,36 @@ pub fn interval_key(els: &[El], transposed: bool) -> String {
 /// How an interval is computed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Plan {
+    /// A single element, by index into the chain.
     Leaf(usize),
     /// Already computed: the key to look up, and whether the value is its transpose.
     Known(String, bool),
+    /// The product of two adjacent intervals, computed by one kernel call.
     Node {
+        /// How the left interval is computed.
         left: Box<Plan>,
+        /// How the right interval is computed.
         right: Box<Plan>,
+        /// The kernel that forms the product.
         kernel: Kernel,
+        /// FLOPs of this product alone (the sub-plans' are not included).
         flops: f64,
         /// The left operand is the transpose of the right one (SYRK/DOT on one operand).
         gram: bool,
         /// Both sides are inverted: the left one is inverted explicitly first.
         explicit_left: bool,
+        /// The interval's key (see [`interval_key`]).
         key: String,
+        /// Rows of the product.
         rows: u64,
+        /// Columns of the product.
         cols: u64,
     },
 }
 
 impl Plan {
+    /// Total FLOPs of the plan: every product in it, with the left side of a Gram product
+    /// (`G^T G`) counted once, and known intervals free.
     pub fn flops(&self) -> f64 {
         match self {
             Plan::Leaf(_) | Plan::Known(..) => 0.0,

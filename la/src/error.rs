@@ -9,8 +9,11 @@ pub enum LaError {
     /// Malformed or inconsistent input at a position of the source.
     #[error("{message}")]
     Input {
+        /// What is wrong.
         message: String,
+        /// Line of the offending input, from 1.
         line: usize,
+        /// Column of the offending input, from 1.
         column: usize,
     },
     /// The input is valid but uses something this implementation does not handle.

@@ -142,8 +142,11 @@ pub fn product_props(a: Props, (m, k): (u64, u64), b: Props, (k2, n): (u64, u64)
 /// Sign knowledge about a scalar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Sign {
+    /// Known to be positive.
     Positive,
+    /// Known to be negative.
     Negative,
+    /// Not known (or zero).
     Unknown,
 }
 

@@ -12,12 +12,16 @@ use super::properties::{Prop, Props};
 /// A dense row-major matrix.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mat {
+    /// Number of rows.
     pub rows: usize,
+    /// Number of columns.
     pub cols: usize,
+    /// The entries, row by row: entry `(i, j)` is `data[i * cols + j]`.
     pub data: Vec<f64>,
 }
 
 impl Mat {
+    /// The `rows x cols` zero matrix.
     pub fn zeros(rows: usize, cols: usize) -> Mat {
         Mat {
             rows,
@@ -25,6 +29,7 @@ impl Mat {
             data: vec![0.0; rows * cols],
         }
     }
+    /// The `n x n` identity.
     pub fn identity(n: usize) -> Mat {
         let mut m = Mat::zeros(n, n);
         for i in 0..n {
@@ -32,12 +37,14 @@ impl Mat {
         }
         m
     }
+    /// Entry `(i, j)` (0-based); panics when out of range.
     pub fn at(&self, i: usize, j: usize) -> f64 {
         self.data[i * self.cols + j]
     }
     fn set(&mut self, i: usize, j: usize, v: f64) {
         self.data[i * self.cols + j] = v;
     }
+    /// The transpose.
     pub fn t(&self) -> Mat {
         let mut m = Mat::zeros(self.cols, self.rows);
         for i in 0..self.rows {
@@ -47,6 +54,8 @@ impl Mat {
         }
         m
     }
+    /// The product `self * o`; a `1 x 1` factor times a larger matrix scales it. A shape
+    /// mismatch is a [`LaError::Numerical`].
     pub fn mul(&self, o: &Mat) -> Result<Mat, LaError> {
         if self.rows == 1 && self.cols == 1 && (o.rows, o.cols) != (1, 1) {
             return Ok(o.scale(self.data[0]));
@@ -74,12 +83,14 @@ impl Mat {
         }
         Ok(m)
     }
+    /// Every entry multiplied by `s`.
     pub fn scale(&self, s: f64) -> Mat {
         Mat {
             data: self.data.iter().map(|x| x * s).collect(),
             ..self.clone()
         }
     }
+    /// `self + s * o`; the shapes must match ([`LaError::Numerical`] otherwise).
     pub fn add(&self, o: &Mat, s: f64) -> Result<Mat, LaError> {
         if (self.rows, self.cols) != (o.rows, o.cols) {
             return Err(LaError::Numerical("shape mismatch in a sum".into()));
@@ -94,6 +105,7 @@ impl Mat {
             ..self.clone()
         })
     }
+    /// The Frobenius norm.
     pub fn norm(&self) -> f64 {
         self.data.iter().map(|x| x * x).sum::<f64>().sqrt()
     }
@@ -142,9 +154,11 @@ impl Mat {
 pub struct Rng(u64);
 
 impl Rng {
+    /// A generator starting from `seed`; equal seeds give equal sequences.
     pub fn new(seed: u64) -> Rng {
         Rng(seed)
     }
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
@@ -156,6 +170,7 @@ impl Rng {
     pub fn sym(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 52) as f64 - 1.0
     }
+    /// A value in `0..n` (`0` when `n` is 0), by reduction modulo `n`.
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n.max(1) as u64) as usize
     }

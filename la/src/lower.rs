@@ -16,24 +16,30 @@ use super::properties::{Prop, Props};
 /// An entity used as an argument, possibly transposed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Arg {
+    /// Index into [`Env::entities`].
     pub id: usize,
+    /// Whether the entity is used transposed.
     pub trans: bool,
 }
 
 /// A scalar multiplier: a number times scalar entities.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Alpha {
+    /// The numeric factor.
     pub coef: f64,
+    /// Entity ids of `1 x 1` factors, multiplied in.
     pub scalars: Vec<usize>,
 }
 
 impl Alpha {
+    /// The multiplier 1 (coefficient 1, no scalar entities).
     pub fn one() -> Alpha {
         Alpha {
             coef: 1.0,
             scalars: vec![],
         }
     }
+    /// Whether this is exactly [`Alpha::one`].
     pub fn is_one(&self) -> bool {
         self.coef == 1.0 && self.scalars.is_empty()
     }
@@ -43,29 +49,69 @@ impl Alpha {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Op {
     /// out = a * b
-    Mul { a: Arg, b: Arg },
+    Mul {
+        /// The left factor.
+        a: Arg,
+        /// The right factor.
+        b: Arg,
+    },
     /// out = op(t)^-1 * b (left) or b * op(t)^-1; t triangular, diagonal or 1x1.
-    Solve { t: Arg, b: Arg, left: bool },
+    Solve {
+        /// The structured matrix solved with.
+        t: Arg,
+        /// The right-hand side.
+        b: Arg,
+        /// Whether `t` is applied from the left.
+        left: bool,
+    },
     /// out = sum alpha_i * arg_i
-    Add { terms: Vec<(Alpha, Arg)> },
+    Add {
+        /// The scaled summands.
+        terms: Vec<(Alpha, Arg)>,
+    },
     /// out = alpha * a
-    Scale { alpha: Alpha, a: Arg },
+    Scale {
+        /// The multiplier.
+        alpha: Alpha,
+        /// The scaled matrix.
+        a: Arg,
+    },
     /// out = L with a = L L^T
-    Potrf { a: Arg },
+    Potrf {
+        /// The SPD matrix factored.
+        a: Arg,
+    },
     /// a = P L U; out = P, with l and u further outputs
-    Getrf { a: Arg, l: usize, u: usize },
+    Getrf {
+        /// The matrix factored.
+        a: Arg,
+        /// Entity id that receives the lower triangular factor `L`.
+        l: usize,
+        /// Entity id that receives the upper triangular factor `U`.
+        u: usize,
+    },
     /// out = op(a)^-1, formed explicitly
-    Inverse { a: Arg },
+    Inverse {
+        /// The matrix inverted.
+        a: Arg,
+    },
     /// out (a program output) = a
-    Bind { a: Arg },
+    Bind {
+        /// The value the output takes.
+        a: Arg,
+    },
 }
 
 /// One kernel call.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Step {
+    /// The catalogue kernel called.
     pub kernel: Kernel,
+    /// What the call computes.
     pub op: Op,
+    /// Entity id of the result.
     pub out: usize,
+    /// FLOPs of the call at the problem's sizes.
     pub flops: f64,
     /// Properties the kernel relies on, for the report.
     pub uses: Vec<String>,
@@ -77,8 +123,11 @@ pub struct Step {
 /// The result of lowering a whole program.
 #[derive(Debug, Clone)]
 pub struct Lowered {
+    /// The program's operands followed by the temporaries the steps create.
     pub env: Env,
+    /// The kernel calls in execution order.
     pub steps: Vec<Step>,
+    /// Total FLOPs of the steps.
     pub flops: f64,
 }
 

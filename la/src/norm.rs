@@ -12,21 +12,29 @@ use super::properties::{Prop, Props};
 /// An operand of the computation: a program operand, a number, or a temporary.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entity {
+    /// The operand's name, the literal's text, or the temporary's name.
     pub name: String,
+    /// The declared kind; temporaries are [`Kind::Matrix`].
     pub kind: Kind,
+    /// Number of rows.
     pub rows: u64,
+    /// Number of columns.
     pub cols: u64,
+    /// Known properties, closed under implication for the shape.
     pub props: Props,
+    /// Value of a [`Kind::Constant`] (0 otherwise).
     pub value: f64,
 }
 
 /// All entities; the first ones are the program's operands, in order.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Env {
+    /// The entities; an entity id is an index here.
     pub entities: Vec<Entity>,
 }
 
 impl Env {
+    /// One entity per operand of the program, with the same indices.
     pub fn from_program(p: &Program) -> Env {
         Env {
             entities: p
@@ -43,12 +51,15 @@ impl Env {
                 .collect(),
         }
     }
+    /// Properties of entity `id`.
     pub fn props(&self, id: usize) -> Props {
         self.entities[id].props
     }
+    /// Rows and columns of entity `id`.
     pub fn shape(&self, id: usize) -> (u64, u64) {
         (self.entities[id].rows, self.entities[id].cols)
     }
+    /// Appends a temporary matrix (properties closed for its shape) and returns its id.
     pub fn add(&mut self, name: String, rows: u64, cols: u64, props: Props) -> usize {
         self.entities.push(Entity {
             name,
@@ -65,9 +76,12 @@ impl Env {
     }
 }
 
+/// What a [`Factor`] is built on.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Base {
+    /// An entity, by id.
     Op(usize),
+    /// A parenthesised sum (kept whole, e.g. under an inverse).
     Sum(Box<Sum>),
 }
 
@@ -75,27 +89,39 @@ pub enum Base {
 /// two commute).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Factor {
+    /// The entity or sum.
     pub base: Base,
+    /// Transposed ([`Factor::transpose`] leaves it unset on a symmetric entity and pushes
+    /// the transposition into a sum).
     pub trans: bool,
+    /// Inverted.
     pub inv: bool,
 }
 
+/// A product: a coefficient, scalar factors and a chain of matrix factors.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Term {
+    /// The numeric coefficient.
     pub coef: f64,
     /// 1x1 factors of a term whose chain is not 1x1, kept apart so the chain's sizes match.
     pub scalars: Vec<Factor>,
+    /// The matrix chain, left to right.
     pub factors: Vec<Factor>,
 }
 
+/// A sum of terms of one shape.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sum {
+    /// The terms; none means zero.
     pub terms: Vec<Term>,
+    /// Rows of every term.
     pub rows: u64,
+    /// Columns of every term.
     pub cols: u64,
 }
 
 impl Factor {
+    /// Entity `id`, neither transposed nor inverted.
     pub fn op(id: usize) -> Factor {
         Factor {
             base: Base::Op(id),
@@ -104,6 +130,7 @@ impl Factor {
         }
     }
 
+    /// Rows and columns of the factor (after transposition).
     pub fn shape(&self, env: &Env) -> (u64, u64) {
         let (r, c) = match &self.base {
             Base::Op(id) => env.shape(*id),
@@ -116,6 +143,8 @@ impl Factor {
         }
     }
 
+    /// The transposed factor: the flag toggled on a non-symmetric entity, the
+    /// transposition pushed into a sum.
     pub fn transpose(&self, env: &Env) -> Factor {
         match &self.base {
             Base::Op(id) => Factor {
@@ -154,6 +183,7 @@ impl Factor {
         }
     }
 
+    /// The factor in the input language, with entity names.
     pub fn show(&self, env: &Env) -> String {
         let inner = match &self.base {
             Base::Op(id) => env.entities[*id].name.clone(),
@@ -173,6 +203,7 @@ impl Factor {
 }
 
 impl Term {
+    /// The transposed term: the chain reversed, each factor transposed.
     pub fn transpose(&self, env: &Env) -> Term {
         Term {
             coef: self.coef,
@@ -185,6 +216,7 @@ impl Term {
                 .collect(),
         }
     }
+    /// The term in the input language, with entity names (a coefficient of 1 omitted).
     pub fn show(&self, env: &Env) -> String {
         let mut parts: Vec<String> = Vec::new();
         if self.coef != 1.0 || (self.scalars.is_empty() && self.factors.is_empty()) {
@@ -204,6 +236,7 @@ impl Term {
 }
 
 impl Sum {
+    /// The transposed sum: every term transposed, the shape swapped.
     pub fn transpose(&self, env: &Env) -> Sum {
         Sum {
             terms: self.terms.iter().map(|t| t.transpose(env)).collect(),
@@ -211,6 +244,7 @@ impl Sum {
             cols: self.rows,
         }
     }
+    /// A key identifying the value of the sum (ids, not names).
     pub fn key(&self) -> String {
         let mut s = String::new();
         self.key_into(&mut s);
@@ -224,6 +258,7 @@ impl Sum {
             t.key_into(out);
         }
     }
+    /// The sum in the input language, with entity names (`0` when empty).
     pub fn show(&self, env: &Env) -> String {
         if self.terms.is_empty() {
             return "0".into();

@@ -6,25 +6,43 @@ use std::fmt;
 /// One property of an operand or expression (Linnea's Table 6.1 plus internal ones).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Prop {
+    /// As many rows as columns.
     Square,
+    /// Rank `min(rows, cols)`.
     FullRank,
+    /// Square and invertible.
     NonSingular,
+    /// Symmetric positive definite (`SPD`).
     Spd,
+    /// Symmetric positive semi-definite (`SPSD`).
     Spsd,
+    /// Equal to its transpose.
     Symmetric,
+    /// Zero off the diagonal.
     Diagonal,
+    /// Zero above the diagonal.
     LowerTriangular,
+    /// Zero below the diagonal.
     UpperTriangular,
+    /// Ones on the diagonal.
     UnitDiagonal,
+    /// Square with `Q^T Q = Q Q^T = I`.
     Orthogonal,
+    /// Orthonormal columns: `Q^T Q = I`.
     OrthogonalColumns,
+    /// Orthonormal rows: `Q Q^T = I`.
     OrthogonalRows,
+    /// A permutation matrix.
     Permutation,
+    /// A positive scalar (scalars only).
     Positive,
+    /// The identity matrix.
     Identity,
+    /// All zeros.
     Zero,
 }
 
+/// Every property, in declaration (bit) order.
 pub const ALL_PROPS: [Prop; 17] = [
     Prop::Square,
     Prop::FullRank,
@@ -84,32 +102,42 @@ impl Prop {
 pub struct Props(u32);
 
 impl Props {
+    /// No properties.
     pub const EMPTY: Props = Props(0);
 
+    /// Whether `p` is in the set.
     pub fn has(self, p: Prop) -> bool {
         self.0 & p.bit() != 0
     }
+    /// The set with `p` added.
     pub fn with(self, p: Prop) -> Props {
         Props(self.0 | p.bit())
     }
+    /// The set with `p` removed.
     pub fn without(self, p: Prop) -> Props {
         Props(self.0 & !p.bit())
     }
+    /// Adds `p` in place.
     pub fn insert(&mut self, p: Prop) {
         self.0 |= p.bit();
     }
+    /// Properties in either set.
     pub fn union(self, o: Props) -> Props {
         Props(self.0 | o.0)
     }
+    /// Properties in both sets.
     pub fn intersect(self, o: Props) -> Props {
         Props(self.0 & o.0)
     }
+    /// The set of the listed properties (no closure applied).
     pub fn of(ps: &[Prop]) -> Props {
         ps.iter().fold(Props::EMPTY, |a, &p| a.with(p))
     }
+    /// The properties in the set, in [`ALL_PROPS`] order.
     pub fn iter(self) -> impl Iterator<Item = Prop> {
         ALL_PROPS.into_iter().filter(move |&p| self.has(p))
     }
+    /// Whether the set has `LowerTriangular` or `UpperTriangular`.
     pub fn is_triangular(self) -> bool {
         self.has(Prop::LowerTriangular) || self.has(Prop::UpperTriangular)
     }

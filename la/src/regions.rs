@@ -21,6 +21,7 @@ use polys::{Poly, Vars};
 pub struct Candidate {
     /// Kernels with their operands in order, e.g. `GEMM T1 := B * C; GEMM T2 := A * T1`.
     pub kernels: String,
+    /// Its cost as a polynomial in the open sizes.
     pub cost: SymbolicCost,
 }
 
@@ -36,7 +37,10 @@ pub struct Region {
 /// The split of the size space.
 #[derive(Debug)]
 pub struct Regions {
+    /// The distinct sequences the search chose at the nominal sizes and at grid points
+    /// of the size space (no two with the same cost polynomial), nominal one first.
     pub candidates: Vec<Candidate>,
+    /// Parts of the size space, each with the candidate that is cheapest there.
     pub regions: Vec<Region>,
     /// The decomposition behind the regions (`None` with a single candidate).
     pub cad: Option<Cad>,

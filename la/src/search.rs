@@ -25,6 +25,8 @@ const MAX_STATES: usize = 20_000;
 /// Options of the search.
 #[derive(Debug, Clone, Copy)]
 pub struct SearchOptions {
+    /// Time after which no further forms are examined; the first solution is found
+    /// regardless, so `Duration::ZERO` gives the unrewritten form's sequence.
     pub time_limit: Duration,
     /// Upper bound on the number of rewritten forms examined.
     pub max_states: usize,
@@ -42,11 +44,17 @@ impl Default for SearchOptions {
 /// The outcome: the best sequence and timings.
 #[derive(Debug, Clone)]
 pub struct Solution {
+    /// The cheapest kernel sequence found.
     pub lowered: Lowered,
+    /// FLOPs of the formula evaluated as written: left to right, explicit inverses.
     pub naive_flops: f64,
+    /// FLOPs of the first solution (the unrewritten form's sequence).
     pub first_flops: f64,
+    /// Seconds from the start of the search to the first solution.
     pub first_solution_s: f64,
+    /// Seconds from the start of the search to the best solution.
     pub final_solution_s: f64,
+    /// How many forms were examined in all.
     pub states: usize,
     /// How many forms had been examined when the best one was found.
     pub final_state: usize,

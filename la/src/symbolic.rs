@@ -18,7 +18,9 @@ use super::properties::Prop;
 /// A cost polynomial (3 x FLOPs) and the names of its variables.
 #[derive(Debug, Clone)]
 pub struct SymbolicCost {
+    /// Three times the FLOP count, so that the coefficients are integers.
     pub times3: Poly,
+    /// Names of the polynomial's variables (the open sizes).
     pub vars: Vars,
 }
 

@@ -53,6 +53,7 @@ impl PlaneFn {
             .all(|&(k, ex, ey)| k == 0.0 || (ex == 0 && ey == 0))
     }
 
+    /// The polynomial's value at `(x, y)`.
     pub fn eval(&self, x: f64, y: f64) -> f64 {
         self.terms
             .iter()

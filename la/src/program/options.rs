@@ -13,6 +13,8 @@ pub enum Backend {
 }
 
 impl Backend {
+    /// The back end's name as printed in the program header: `generated`, `blas` or
+    /// `nests`.
     pub fn name(self) -> &'static str {
         match self {
             Backend::Generated => "generated",
@@ -25,11 +27,13 @@ impl Backend {
 /// What the program is built for.
 #[derive(Debug, Clone)]
 pub struct ProgramOptions {
+    /// Where the kernels come from.
     pub backend: Backend,
     /// Size overrides `NAME=VALUE`, applied after `scale`.
     pub sizes: Vec<(String, u64)>,
     /// Multiplies every size (order and distinctness of sizes are kept).
     pub scale: Option<f64>,
+    /// Initial state of the program's random generator for the input data.
     pub seed: u64,
     /// Largest relative residual accepted.
     pub tolerance: f64,
@@ -56,6 +60,7 @@ impl Default for ProgramOptions {
 /// The emitted program and what it contains.
 #[derive(Debug, Clone)]
 pub struct EmittedProgram {
+    /// The C source text.
     pub source: String,
     /// Sizes the program runs at.
     pub sizes: Vec<(String, u64)>,
