@@ -24,7 +24,7 @@ pub enum TileOrderArg {
 /// Parametric tiling: `x = K diag(sizes) t + o` with `0 <= K^-1 o < sizes`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct TileFlags {
-    /// Tile shape matrix K, rows outermost; its columns span a tile, e.g. "[[1,1],[0,1]]"
+    /// Tile shape matrix K, rows outermost; its columns span a tile, e.g. `[[1,1],[0,1]]`
     /// for parallelograms. Default: the identity (rectangles).
     #[arg(long, value_name = "MATRIX", requires = "tile_sizes")]
     pub tile_shape: Option<String>,
