@@ -263,4 +263,3 @@ pub fn run(args: GenArgs) -> Result<(), Diagnostic> {
         Some(path) => write_atomically(path, &text),
     }
 }
-
