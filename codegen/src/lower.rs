@@ -500,30 +500,31 @@ fn same_on(a: &[Node], b: &[Node], outer: &[Int], lo: i64, hi: i64) -> bool {
     })
 }
 
-/// Section elimination for convex domains: a section with code next to a sector with
-/// code is covered by extending the sector's range, as long as the sector's code has no
-/// division by a non-constant (which could vanish on the section).
-fn absorb_sections(mut items: Vec<Item>, cells: &[Cell]) -> Vec<Item> {
-    let is_code_sector = |items: &[Item], j: usize| {
-        cells[j].kind == CellKind::Sector
-            && matches!(&items[j], Item::Code { body, .. } if body_is_total(body))
-    };
+/// Section elimination: each section with code whose neighbouring sector `covers` it (the
+/// one below first) is dropped and the sector's range extended over it.
+/// `covers(items, section, sector)` sees the items as they are at that point.
+fn absorb_sections_by(
+    mut items: Vec<Item>,
+    cells: &[Cell],
+    covers: impl Fn(&[Item], usize, usize) -> bool,
+) -> Vec<Item> {
     for i in 0..items.len() {
-        if cells[i].kind != CellKind::Section || !matches!(items[i], Item::Code { .. }) {
+        if cells[i].kind != CellKind::Section {
             continue;
         }
-        let (lo_i, hi_i) = match &items[i] {
-            Item::Code { lo, hi, .. } => (lo.clone(), hi.clone()),
-            _ => unreachable!("matched above"),
+        let Item::Code { lo, hi, .. } = &items[i] else {
+            continue;
         };
-        if i > 0 && is_code_sector(&items, i - 1) {
-            if let Item::Code { hi, .. } = &mut items[i - 1] {
-                *hi = hi_i;
+        let (lo, hi) = (lo.clone(), hi.clone());
+        let sector = |j: usize| cells[j].kind == CellKind::Sector && covers(&items, i, j);
+        if i > 0 && sector(i - 1) {
+            if let Item::Code { hi: end, .. } = &mut items[i - 1] {
+                *end = hi;
             }
             items[i] = Item::NoPoints;
-        } else if i + 1 < items.len() && is_code_sector(&items, i + 1) {
-            if let Item::Code { lo, .. } = &mut items[i + 1] {
-                *lo = lo_i;
+        } else if i + 1 < items.len() && sector(i + 1) {
+            if let Item::Code { lo: start, .. } = &mut items[i + 1] {
+                *start = lo;
             }
             items[i] = Item::NoPoints;
         }
@@ -531,12 +532,23 @@ fn absorb_sections(mut items: Vec<Item>, cells: &[Cell]) -> Vec<Item> {
     items
 }
 
+/// Section elimination for convex domains: a section with code next to a sector with
+/// code is covered by extending the sector's range, as long as the sector's code has no
+/// division by a non-constant (which could vanish on the section).
+fn absorb_sections(items: Vec<Item>, cells: &[Cell]) -> Vec<Item> {
+    absorb_sections_by(
+        items,
+        cells,
+        |items, _, j| matches!(&items[j], Item::Code { body, .. } if body_is_total(body)),
+    )
+}
+
 /// Section elimination for any domain: a section where `x_k` is one polynomial `p` of the
 /// outer variables joins a neighbouring sector when the sector's code with `x_k := p` is
 /// the section's code with `x_k := p` (both with single iterations inlined). Both then run
 /// the same instances at every point of the section, whatever the set's shape: the annulus'
 /// `S(-R, 0)` is its neighbour's `y` loop at `x = -R`.
-fn absorb_sections_at_value(mut items: Vec<Item>, cells: &[Cell], k: usize) -> Vec<Item> {
+fn absorb_sections_at_value(items: Vec<Item>, cells: &[Cell], k: usize) -> Vec<Item> {
     let value = |s: &Side| match s {
         Ok(Some(e)) => match &**e {
             Expr::Poly(p) => Some(p.clone()),
@@ -548,35 +560,16 @@ fn absorb_sections_at_value(mut items: Vec<Item>, cells: &[Cell], k: usize) -> V
         let body = body.iter().map(|n| n.subst(k, p)).collect();
         crate::simplify::inline_single_iterations(body)
     };
-    for i in 0..items.len() {
-        if cells[i].kind != CellKind::Section {
-            continue;
+    absorb_sections_by(items, cells, |items, i, j| {
+        let (Item::Code { lo, hi, body }, Item::Code { body: other, .. }) = (&items[i], &items[j])
+        else {
+            return false;
+        };
+        match value(lo).filter(|p| value(hi).as_ref() == Some(p)) {
+            Some(p) => at(other, &p) == at(body, &p),
+            None => false,
         }
-        let Item::Code { lo, hi, body } = &items[i] else {
-            continue;
-        };
-        let Some(p) = value(lo).filter(|p| value(hi).as_ref() == Some(p)) else {
-            continue;
-        };
-        let own = at(body, &p);
-        let covers = |j: usize| {
-            cells[j].kind == CellKind::Sector
-                && matches!(&items[j], Item::Code { body, .. } if at(body, &p) == own)
-        };
-        let (lo, hi) = (lo.clone(), hi.clone());
-        if i > 0 && covers(i - 1) {
-            if let Item::Code { hi: end, .. } = &mut items[i - 1] {
-                *end = hi;
-            }
-            items[i] = Item::NoPoints;
-        } else if i + 1 < items.len() && covers(i + 1) {
-            if let Item::Code { lo: start, .. } = &mut items[i + 1] {
-                *start = lo;
-            }
-            items[i] = Item::NoPoints;
-        }
-    }
-    items
+    })
 }
 
 /// Whether every bound in the code is defined everywhere: divisions only by positive

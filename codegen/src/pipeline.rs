@@ -1,7 +1,8 @@
 //! The one generation pipeline: a parsed problem and the choices a user makes (context,
 //! iterator order, engine, code shape, tiling, limits) to a generated nest, or the reason
-//! it stopped. The command line, the kernels, the linear-algebra programs and the
-//! benchmarks all go through it, and its defaults are `polyscan gen`'s.
+//! it stopped. The command line, the kernels' tiled nests and the tiling benchmark go
+//! through it (untiled catalogue nests and most tests call [`crate::generate`] directly,
+//! with the same defaults), and its defaults are `polyscan gen`'s.
 //!
 //! ```
 //! use codegen::pipeline::Pipeline;

@@ -136,21 +136,21 @@ pub const MAX_BOX_POINTS: u128 = 50_000_000;
 /// The instances tiled code must run, from the original problem: every point of each
 /// statement's domain inside the box `bx` (one range per original iterator), ordered by
 /// its tile and point coordinates, statements in file order at the same point.
-/// `params` holds the original parameters followed by the parametric sizes. `None` when
-/// the box has more than [`MAX_BOX_POINTS`] points.
+/// `params` holds the original parameters followed by the parametric sizes. `Err` with
+/// the box's number of points when it has more than [`MAX_BOX_POINTS`].
 pub fn tiled_brute_force(
     original: &Problem,
     tiled: &TiledProblem,
     params: &[i64],
     bx: &[(i64, i64)],
-) -> Option<Vec<Instance>> {
+) -> Result<Vec<Instance>, u128> {
     let np = original.params.len();
     let volume: u128 = bx.iter().map(|(l, h)| (h - l + 1).max(0) as u128).product();
     if volume > MAX_BOX_POINTS {
-        return None;
+        return Err(volume);
     }
     if bx.iter().any(|(l, h)| l > h) {
-        return Some(Vec::new());
+        return Ok(Vec::new());
     }
     let mut point: Vec<Int> = params[..np].iter().map(|&v| Int::from(v)).collect();
     point.extend(bx.iter().map(|(l, _)| Int::from(*l)));
@@ -173,7 +173,7 @@ pub fn tiled_brute_force(
         loop {
             if k == 0 {
                 found.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
-                return Some(found.into_iter().map(|(_, s, a)| (s, a)).collect());
+                return Ok(found.into_iter().map(|(_, s, a)| (s, a)).collect());
             }
             k -= 1;
             if point[np + k] < Int::from(bx[k].1) {

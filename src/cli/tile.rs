@@ -70,8 +70,7 @@ pub fn tiled_brute_force(
     params: &[i64],
     bx: &[(i64, i64)],
 ) -> Result<Vec<Instance>, Diagnostic> {
-    let volume: u128 = bx.iter().map(|(l, h)| (h - l + 1).max(0) as u128).product();
-    codegen::tile_problem::tiled_brute_force(original, tiled, params, bx).ok_or_else(|| {
+    codegen::tile_problem::tiled_brute_force(original, tiled, params, bx).map_err(|volume| {
         Diagnostic::new(
             ExitCode::Resource,
             format!("a box of {volume} points is too large to enumerate"),
