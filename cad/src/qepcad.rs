@@ -1,7 +1,7 @@
 //! A subprocess driver for QEPCAD B, the reference partial-CAD program: finding the
 //! executable, writing its input (formula and commands), running it with a heap size and
 //! a time limit, and reading back the leaf counts and the `d-stat` CPU time. Shared by
-//! the cad crate's QEPCAD cross-check, its seed benchmark and `polyscan bench`, so the
+//! the cad crate's QEPCAD cross-check, its seed benchmark and `seed-bench`, so the
 //! input syntax and the output parsing exist once.
 
 use crate::formula::{Formula, Rel};

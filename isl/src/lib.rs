@@ -1,8 +1,9 @@
 //! isl, the integer set library, as a reference for `polyscan compare`: a safe wrapper
 //! ([`Isl`]) around a hand-written FFI layer (`ffi`, about 30 declarations) over the system
 //! libisl, the translation of a parsed polyscan problem into isl's input ([`input`]), tiled
-//! schedule maps for fixed tile sizes ([`tile`]), and the C harness that compiles and runs
-//! both programs ([`harness`]).
+//! schedule maps for fixed tile sizes ([`tile`]), the C harness that compiles and runs
+//! both programs ([`harness`]), and the comparison of the two tools on one input
+//! ([`compare`]).
 //!
 //! The library is optional: build.rs sets `cfg(polyscan_has_isl)` when the `isl` feature is
 //! on and pkg-config finds libisl. Without it [`Isl::new`] returns [`IslError::Missing`], and
@@ -54,6 +55,7 @@
 
 #![warn(missing_docs)]
 
+pub mod compare;
 pub mod corpus;
 #[cfg(polyscan_has_isl)]
 mod ffi;

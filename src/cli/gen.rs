@@ -103,10 +103,17 @@ impl Limits {
         if let Some(n) = self.max_cells {
             p = p.max_cells(n);
         }
-        if let Some(t) = self.timeout.filter(|t| t.is_finite() && *t >= 0.0) {
-            p = p.time_limit(std::time::Duration::from_secs_f64(t.min(1e9)));
+        if let Some(d) = self.time_limit() {
+            p = p.time_limit(d);
         }
         p
+    }
+
+    /// `--timeout` as a duration (a negative or non-finite value is no limit).
+    pub fn time_limit(&self) -> Option<std::time::Duration> {
+        self.timeout
+            .filter(|t| t.is_finite() && *t >= 0.0)
+            .map(|t| std::time::Duration::from_secs_f64(t.min(1e9)))
     }
 
     /// The limits of one decomposition, counted from now.

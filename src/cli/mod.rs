@@ -4,7 +4,6 @@
 //! Exit codes: 0 ok, 1 verification difference, 2 bad input, 3 resource limit or missing
 //! external tool.
 
-mod bench;
 mod cad;
 pub mod compare;
 mod diagnostic;
@@ -52,8 +51,6 @@ pub enum Command {
     Kernel(kernel::KernelArgs),
     /// Draw a 2-D domain (or slice): constraint curves, CAD cells, points in execution order, tiles.
     Plot(plot::PlotArgs),
-    /// Benchmark generation on the seed cases against QEPCAD B, isl and the seed thesis.
-    Bench(bench::BenchArgs),
 }
 
 /// Runs the tool on the process arguments and returns the exit code.
@@ -80,7 +77,6 @@ pub fn main() -> i32 {
         Command::Compare(a) => compare::run(a),
         Command::Kernel(a) => kernel::run(a),
         Command::Plot(a) => plot::run(a),
-        Command::Bench(a) => bench::run(a),
     };
     match result {
         Ok(()) => 0,

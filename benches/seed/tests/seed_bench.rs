@@ -1,4 +1,4 @@
-//! `polyscan bench --quick` on one cheap case, without QEPCAD or isl: the command runs,
+//! `seed-bench --quick` on one cheap case, without QEPCAD or isl: the command runs,
 //! its progress goes to standard error, and standard output is a Markdown table with one
 //! row for the case and as many cells in every row as in the header.
 
@@ -10,10 +10,10 @@ fn cells(line: &str) -> usize {
 
 #[test]
 fn quick_bench_prints_a_table() {
-    let out = Command::new(env!("CARGO_BIN_EXE_polyscan"))
-        .args(["bench", "--quick", "--runs", "2", "nonconvex2"])
+    let out = Command::new(env!("CARGO_BIN_EXE_seed-bench"))
+        .args(["--quick", "--runs", "2", "nonconvex2"])
         .output()
-        .expect("polyscan runs");
+        .expect("seed-bench runs");
     assert!(
         out.status.success(),
         "exit {:?}: {}",
@@ -43,19 +43,18 @@ fn quick_bench_prints_a_table() {
 
 #[test]
 fn unknown_case_is_bad_input() {
-    let out = Command::new(env!("CARGO_BIN_EXE_polyscan"))
-        .args(["bench", "--quick", "no-such-case"])
+    let out = Command::new(env!("CARGO_BIN_EXE_seed-bench"))
+        .args(["--quick", "no-such-case"])
         .output()
-        .expect("polyscan runs");
+        .expect("seed-bench runs");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("nonconvex2"));
 }
 
 #[test]
 fn a_case_at_a_limit_shows_the_reason_in_its_row() {
-    let out = Command::new(env!("CARGO_BIN_EXE_polyscan"))
+    let out = Command::new(env!("CARGO_BIN_EXE_seed-bench"))
         .args([
-            "bench",
             "--quick",
             "--runs",
             "1",
@@ -66,7 +65,7 @@ fn a_case_at_a_limit_shows_the_reason_in_its_row() {
             "nonconvex",
         ])
         .output()
-        .expect("polyscan runs");
+        .expect("seed-bench runs");
     assert!(out.status.success(), "exit {:?}", out.status.code());
     let stdout = String::from_utf8_lossy(&out.stdout);
     let row = stdout
