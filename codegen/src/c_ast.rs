@@ -1,29 +1,46 @@
-//! The emitted C's expressions as a typed tree ([`CAst`]), read back from the text the
-//! C printer emits: literals, variables, `+ - *` with C's precedence and left
-//! associativity, unary minus, `ps_*` helper calls and the `(const int64_t[]){...}`
-//! coefficient arrays of root searches, with constants folded as the C compiler folds
-//! them.
+//! The emitted C's expressions as a typed tree ([`CAst`]): literals, variables,
+//! `+ - *` with C's precedence and left associativity, unary minus, `ps_*` helper calls
+//! and the `(const int64_t[]){...}` coefficient arrays of root searches.
 //!
-//! Reading the text back (rather than walking [`Expr`](crate::expr::Expr)) gives exactly
-//! the operations, operand order and associativity the C compiler sees: the printer
-//! splices nested sums into one left-associated chain.
+//! The C printer (`emit_c`) lowers each [`Expr`](crate::expr::Expr) into one such tree,
+//! once, and every rendering reads that tree: the plain C and Rust texts are printed from
+//! it ([`CAst::write`]), and the checked rendering of `--check-overflow` (`checked`) and
+//! the overflow analysis (`overflow`, `enclosure`) read it with constants folded as the
+//! C compiler folds them ([`CAst::folded`]).
+//!
+//! The tree is the one the C compiler parses from the printed text, not the structure of
+//! the [`Expr`](crate::expr::Expr): the printer splices a nested sum into one
+//! left-associated chain (`a + b - c`, never `a + (b - c)`) and a leading minus onto the
+//! first factor (`-x*y` is `(-x)*y`), and the tree has the operations in that order, so
+//! that the checked program and the analysis see exactly the operations the compiler
+//! compiles. The operations that build it from the printer's pieces are here, next to
+//! the grammar they follow ([`CAst::minus_prefixed`], [`CAst::chained`], ...).
+//! Parentheses follow from C's precedence, except the few the printer writes beyond it
+//! ([`CAst::Paren`]).
 
-use std::fmt;
+use polys::Vars;
 
-/// An expression of the emitted C, parsed back.
+/// An expression of the emitted C, as the C compiler parses it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CAst {
-    /// A literal or a constant subexpression the C compiler folds (within `int64_t`).
-    Lit(i128),
+    /// An integer literal: `5`; a negative one parenthesised, `(-5)`; `INT64_MIN` as the
+    /// constant expression `(-9223372036854775807 - 1)`, since C has no literal
+    /// 9223372036854775808. A bare `-5` is [`CAst::Neg`] of `5`, as C parses it.
+    Lit(i64),
     /// A variable, by index into the problem's variables.
     Var(usize),
     /// Unary minus.
     Neg(Box<CAst>),
     /// A binary operation, left operand first.
     Bin(BinOp, Box<CAst>, Box<CAst>),
+    /// Parentheses C's precedence does not call for but the printer writes: `(-x)*x` of
+    /// Horner's form, `-(-x)` and `a - (-x*y)` (where the text must not read `--x`),
+    /// `-(ps_isqrt(n))` of a one-part sum. The compiler, and [`CAst::folded`], ignore them.
+    Paren(Box<CAst>),
     /// A call of a `ps_*` helper.
-    Call(String, Vec<CAst>),
-    /// A compound literal `(const int64_t[]){...}` (root search coefficients).
+    Call(Helper, Vec<CAst>),
+    /// A compound literal `(const int64_t[]){...}` (root search coefficients); `&[...]` in
+    /// Rust.
     Array(Vec<CAst>),
 }
 
@@ -38,265 +55,339 @@ pub enum BinOp {
     Mul,
 }
 
-/// Why a printed expression could not be read back (a bug of the printer or the reader).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CParseError {
-    /// The printed text.
-    pub text: String,
-    /// What did not parse.
-    pub message: String,
+/// The `ps_*` helpers of [`HELPERS`](crate::emit_c::HELPERS) the printer calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Helper {
+    /// `ps_floord(n, d)`.
+    Floord,
+    /// `ps_ceild(n, d)`.
+    Ceild,
+    /// `ps_isqrt(n)`.
+    Isqrt,
+    /// `ps_ceil_sqrt(n)`.
+    CeilSqrt,
+    /// `ps_iroot(n, k)`.
+    Iroot,
+    /// `ps_ceil_iroot(n, k)`.
+    CeilIroot,
+    /// `ps_max(a, b)`.
+    Max,
+    /// `ps_min(a, b)`.
+    Min,
+    /// `ps_root_search(deg, coeffs, lo, hi, before, ceil)`.
+    RootSearch,
 }
 
-impl fmt::Display for CParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "cannot read back the emitted expression `{}`: {}",
-            self.text, self.message
-        )
+impl Helper {
+    /// Every helper, for reading names back.
+    pub const ALL: [Helper; 9] = [
+        Helper::Floord,
+        Helper::Ceild,
+        Helper::Isqrt,
+        Helper::CeilSqrt,
+        Helper::Iroot,
+        Helper::CeilIroot,
+        Helper::Max,
+        Helper::Min,
+        Helper::RootSearch,
+    ];
+
+    /// The helper's name in C and in Rust.
+    pub fn name(self) -> &'static str {
+        match self {
+            Helper::Floord => "ps_floord",
+            Helper::Ceild => "ps_ceild",
+            Helper::Isqrt => "ps_isqrt",
+            Helper::CeilSqrt => "ps_ceil_sqrt",
+            Helper::Iroot => "ps_iroot",
+            Helper::CeilIroot => "ps_ceil_iroot",
+            Helper::Max => "ps_max",
+            Helper::Min => "ps_min",
+            Helper::RootSearch => "ps_root_search",
+        }
     }
 }
 
-impl std::error::Error for CParseError {}
-
-pub(crate) const I64_MIN: i128 = i64::MIN as i128;
-pub(crate) const I64_MAX: i128 = i64::MAX as i128;
-
-pub(crate) fn fits(v: i128) -> bool {
-    (I64_MIN..=I64_MAX).contains(&v)
+/// The target language of a rendering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lang {
+    /// C99 with GCC builtins.
+    C,
+    /// Rust (`&[...]` for coefficient arrays).
+    Rust,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Tok {
-    Num(i128),
-    Ident(String),
-    P(char),
-}
-
-fn tokenize(text: &str) -> Result<Vec<Tok>, String> {
-    let cs: Vec<char> = text.chars().collect();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < cs.len() {
-        let c = cs[i];
-        if c.is_whitespace() {
-            i += 1;
-        } else if c.is_ascii_digit() {
-            let start = i;
-            while i < cs.len() && cs[i].is_ascii_digit() {
-                i += 1;
+impl CAst {
+    /// Appends the expression's text to `out`; `vars` names the variables. The
+    /// expressions are valid Rust for `i64` operands too, except the coefficient arrays.
+    pub fn write(&self, vars: &Vars, lang: Lang, out: &mut String) {
+        match self {
+            CAst::Lit(v) => write_literal(*v, out),
+            CAst::Var(k) => match vars.names().get(*k) {
+                Some(name) => out.push_str(name),
+                None => out.push_str(&vars.name(*k)),
+            },
+            CAst::Neg(a) => {
+                out.push('-');
+                a.write_operand(a.precedence() < UNARY, vars, lang, out);
             }
-            let s: String = cs[start..i].iter().collect();
-            let v: i128 = s.parse().map_err(|_| format!("literal {s} too large"))?;
-            if v > I64_MAX {
-                return Err(format!("literal {s} does not fit in int64_t"));
+            CAst::Bin(op, a, b) => {
+                let p = op.precedence();
+                a.write_operand(a.precedence() < p, vars, lang, out);
+                out.push_str(match op {
+                    BinOp::Add => " + ",
+                    BinOp::Sub => " - ",
+                    BinOp::Mul => "*",
+                });
+                // Left associative: an operand of the same precedence on the right keeps
+                // its parentheses (`a - (b - c)`).
+                b.write_operand(b.precedence() <= p, vars, lang, out);
             }
-            out.push(Tok::Num(v));
-        } else if c.is_alphabetic() || c == '_' {
-            let start = i;
-            while i < cs.len() && (cs[i].is_alphanumeric() || cs[i] == '_') {
-                i += 1;
+            CAst::Paren(a) => a.write_operand(true, vars, lang, out),
+            CAst::Call(h, args) => {
+                out.push_str(h.name());
+                out.push('(');
+                write_list(args, vars, lang, out);
+                out.push(')');
             }
-            out.push(Tok::Ident(cs[start..i].iter().collect()));
-        } else if "(){}[],+-*".contains(c) {
-            out.push(Tok::P(c));
-            i += 1;
-        } else {
-            return Err(format!("unexpected character {c:?}"));
-        }
-    }
-    Ok(out)
-}
-
-struct Parser<'a> {
-    toks: Vec<Tok>,
-    at: usize,
-    var: &'a dyn Fn(&str) -> Option<usize>,
-}
-
-impl Parser<'_> {
-    fn peek(&self) -> Option<&Tok> {
-        self.toks.get(self.at)
-    }
-
-    fn eat(&mut self, c: char) -> bool {
-        if self.peek() == Some(&Tok::P(c)) {
-            self.at += 1;
-            true
-        } else {
-            false
-        }
-    }
-
-    fn expect(&mut self, c: char) -> Result<(), String> {
-        if self.eat(c) {
-            Ok(())
-        } else {
-            Err(format!("expected '{c}' at token {}", self.at))
-        }
-    }
-
-    fn expect_ident(&mut self, name: &str) -> Result<(), String> {
-        match self.peek() {
-            Some(Tok::Ident(s)) if s == name => {
-                self.at += 1;
-                Ok(())
+            CAst::Array(items) => {
+                out.push_str(match lang {
+                    Lang::C => "(const int64_t[]){",
+                    Lang::Rust => "&[",
+                });
+                write_list(items, vars, lang, out);
+                out.push(match lang {
+                    Lang::C => '}',
+                    Lang::Rust => ']',
+                });
             }
-            _ => Err(format!("expected '{name}' at token {}", self.at)),
         }
     }
 
-    /// `term (('+' | '-') term)*`, left-associative as in C.
-    fn expr(&mut self) -> Result<CAst, String> {
-        let mut left = self.term()?;
-        loop {
-            let op = if self.eat('+') {
-                BinOp::Add
-            } else if self.eat('-') {
-                BinOp::Sub
-            } else {
-                return Ok(left);
-            };
-            let right = self.term()?;
-            left = fold_bin(op, left, right);
+    /// [`CAst::write`] into a new string.
+    pub fn text(&self, vars: &Vars, lang: Lang) -> String {
+        let mut out = String::new();
+        self.write(vars, lang, &mut out);
+        out
+    }
+
+    fn write_operand(&self, paren: bool, vars: &Vars, lang: Lang, out: &mut String) {
+        if paren {
+            out.push('(');
+        }
+        self.write(vars, lang, out);
+        if paren {
+            out.push(')');
         }
     }
 
-    fn term(&mut self) -> Result<CAst, String> {
-        let mut left = self.unary()?;
-        while self.eat('*') {
-            let right = self.unary()?;
-            left = fold_bin(BinOp::Mul, left, right);
+    /// How tightly the expression binds as an operand: sums and differences least,
+    /// products next, everything else (unary minus, literals, calls, ...) most.
+    fn precedence(&self) -> u8 {
+        match self {
+            CAst::Bin(op, ..) => op.precedence(),
+            _ => UNARY,
         }
-        Ok(left)
     }
 
-    fn unary(&mut self) -> Result<CAst, String> {
-        if self.eat('-') {
-            let inner = self.unary()?;
-            // `-5` is a constant expression: the compiler folds it, nothing runs.
-            return Ok(match inner {
-                CAst::Lit(v) if fits(-v) => CAst::Lit(-v),
-                e => CAst::Neg(Box::new(e)),
-            });
-        }
-        self.primary()
+    /// Whether the expression is a sum or difference at the top.
+    pub(crate) fn is_additive(&self) -> bool {
+        matches!(self, CAst::Bin(BinOp::Add | BinOp::Sub, ..))
     }
 
-    fn primary(&mut self) -> Result<CAst, String> {
-        match self.peek().cloned() {
-            Some(Tok::Num(v)) => {
-                self.at += 1;
-                Ok(CAst::Lit(v))
-            }
-            Some(Tok::Ident(name)) => {
-                self.at += 1;
-                if self.eat('(') {
-                    let mut args = Vec::new();
-                    if !self.eat(')') {
-                        loop {
-                            args.push(self.expr()?);
-                            if self.eat(')') {
-                                break;
-                            }
-                            self.expect(',')?;
-                        }
+    /// The expression with its constant subexpressions folded as the C compiler folds
+    /// them: unary minus of a literal, and an operation of two constants whose result
+    /// fits in `int64_t` (`(-9223372036854775807 - 1)`), become literals; parentheses
+    /// go. The checked rendering and the overflow analysis read this form: the compiler
+    /// performs no run-time operation for a constant.
+    pub fn folded(&self) -> CAst {
+        match self {
+            CAst::Lit(v) => CAst::Lit(*v),
+            CAst::Var(k) => CAst::Var(*k),
+            CAst::Paren(a) => a.folded(),
+            CAst::Neg(a) => match a.folded() {
+                CAst::Lit(v) if v != i64::MIN => CAst::Lit(-v),
+                a => CAst::Neg(Box::new(a)),
+            },
+            CAst::Bin(op, a, b) => {
+                let (a, b) = (a.folded(), b.folded());
+                if let (CAst::Lit(x), CAst::Lit(y)) = (&a, &b) {
+                    let v = match op {
+                        BinOp::Add => x.checked_add(*y),
+                        BinOp::Sub => x.checked_sub(*y),
+                        BinOp::Mul => x.checked_mul(*y),
+                    };
+                    if let Some(v) = v {
+                        return CAst::Lit(v);
                     }
-                    Ok(CAst::Call(name, args))
+                }
+                CAst::Bin(*op, Box::new(a), Box::new(b))
+            }
+            CAst::Call(h, args) => CAst::Call(*h, args.iter().map(CAst::folded).collect()),
+            CAst::Array(items) => CAst::Array(items.iter().map(CAst::folded).collect()),
+        }
+    }
+
+    /// `-` written before the expression's text: C applies it to the first operand of a
+    /// chain (`-x*y` is `(-x)*y`), so the minus goes down the left operands that print
+    /// without parentheses.
+    pub(crate) fn minus_prefixed(self) -> CAst {
+        match self {
+            CAst::Bin(op @ (BinOp::Add | BinOp::Sub), a, b) => {
+                CAst::Bin(op, Box::new(a.minus_prefixed()), b)
+            }
+            CAst::Bin(BinOp::Mul, a, b) => {
+                let a = if a.is_additive() {
+                    CAst::Neg(a)
                 } else {
-                    (self.var)(&name)
-                        .map(CAst::Var)
-                        .ok_or_else(|| format!("unknown variable '{name}'"))
-                }
+                    a.minus_prefixed()
+                };
+                CAst::Bin(BinOp::Mul, Box::new(a), b)
             }
-            Some(Tok::P('(')) => {
-                self.at += 1;
-                if self.peek() == Some(&Tok::Ident("const".into())) {
-                    self.at += 1;
-                    self.expect_ident("int64_t")?;
-                    self.expect('[')?;
-                    self.expect(']')?;
-                    self.expect(')')?;
-                    self.expect('{')?;
-                    let mut items = Vec::new();
-                    if !self.eat('}') {
-                        loop {
-                            items.push(self.expr()?);
-                            if self.eat('}') {
-                                break;
-                            }
-                            self.expect(',')?;
-                        }
-                    }
-                    return Ok(CAst::Array(items));
-                }
-                let e = self.expr()?;
-                self.expect(')')?;
-                Ok(e)
+            e => CAst::Neg(Box::new(e)),
+        }
+    }
+
+    /// Whether the text starts with `-`: a unary minus on the first operand.
+    pub(crate) fn starts_with_minus(&self) -> bool {
+        match self {
+            CAst::Bin(BinOp::Add | BinOp::Sub, a, _) => a.starts_with_minus(),
+            CAst::Bin(BinOp::Mul, a, _) => !a.is_additive() && a.starts_with_minus(),
+            CAst::Neg(_) => true,
+            _ => false,
+        }
+    }
+
+    /// The expression whose text is this one's without its leading `-` (see
+    /// [`CAst::starts_with_minus`]): the negated operand, parenthesised as it printed.
+    pub(crate) fn without_leading_minus(self) -> CAst {
+        match self {
+            CAst::Bin(op @ (BinOp::Add | BinOp::Sub), a, b) => {
+                CAst::Bin(op, Box::new(a.without_leading_minus()), b)
             }
-            other => Err(format!("unexpected {other:?} at token {}", self.at)),
+            CAst::Bin(BinOp::Mul, a, b) if !a.is_additive() => {
+                CAst::Bin(BinOp::Mul, Box::new(a.without_leading_minus()), b)
+            }
+            CAst::Neg(a) if matches!(*a, CAst::Bin(..)) => CAst::Paren(a),
+            CAst::Neg(a) => *a,
+            e => e,
+        }
+    }
+
+    /// `self op t` (`op` additive), `t` written without parentheses: C takes the first
+    /// term of `t`'s chain as the right operand of `op`, and the rest of the chain
+    /// continues from there (`s + a - b` is `(s + a) - b`).
+    pub(crate) fn chained(self, op: BinOp, t: CAst) -> CAst {
+        match t {
+            CAst::Bin(o @ (BinOp::Add | BinOp::Sub), a, b) => {
+                CAst::Bin(o, Box::new(self.chained(op, *a)), b)
+            }
+            t => CAst::Bin(op, Box::new(self), Box::new(t)),
+        }
+    }
+
+    /// The expression in parentheses as the operand of a minus (unary, or the right one
+    /// of a difference): a sum or difference gets them from precedence there.
+    pub(crate) fn parenthesised(self) -> CAst {
+        if self.is_additive() {
+            self
+        } else {
+            CAst::Paren(Box::new(self))
         }
     }
 }
 
-/// A binary operation, folded when both operands are constants and the result fits (as
-/// the C compiler folds `(-9223372036854775807 - 1)`).
-fn fold_bin(op: BinOp, a: CAst, b: CAst) -> CAst {
-    if let (CAst::Lit(x), CAst::Lit(y)) = (&a, &b) {
-        let v = match op {
-            BinOp::Add => x + y,
-            BinOp::Sub => x - y,
-            BinOp::Mul => x * y,
-        };
-        if fits(v) {
-            return CAst::Lit(v);
+/// Precedence of unary minus and of primary expressions (see [`CAst::precedence`]).
+const UNARY: u8 = 3;
+
+impl BinOp {
+    fn precedence(self) -> u8 {
+        match self {
+            BinOp::Add | BinOp::Sub => 1,
+            BinOp::Mul => 2,
         }
     }
-    CAst::Bin(op, Box::new(a), Box::new(b))
 }
 
-/// Parses an expression the C printer emitted; `var` resolves variable names.
-pub fn parse_c(text: &str, var: &dyn Fn(&str) -> Option<usize>) -> Result<CAst, CParseError> {
-    let fail = |message: String| CParseError {
-        text: text.to_string(),
-        message,
-    };
-    let toks = tokenize(text).map_err(fail)?;
-    let mut p = Parser { toks, at: 0, var };
-    let e = p.expr().map_err(fail)?;
-    if p.at != p.toks.len() {
-        return Err(fail(format!("trailing input at token {}", p.at)));
+/// A literal as C spells it (see [`CAst::Lit`]).
+fn write_literal(v: i64, out: &mut String) {
+    use std::fmt::Write;
+    if v == i64::MIN {
+        out.push_str("(-9223372036854775807 - 1)");
+    } else if v < 0 {
+        let _ = write!(out, "({v})");
+    } else {
+        let _ = write!(out, "{v}");
     }
-    Ok(e)
+}
+
+fn write_list(items: &[CAst], vars: &Vars, lang: Lang, out: &mut String) {
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        x.write(vars, lang, out);
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> CAst {
-        let names = ["n", "m", "x", "y"];
-        parse_c(text, &|s: &str| names.iter().position(|n| *n == s)).unwrap()
+    fn var(k: usize) -> CAst {
+        CAst::Var(k)
+    }
+
+    fn bin(op: BinOp, a: CAst, b: CAst) -> CAst {
+        CAst::Bin(op, Box::new(a), Box::new(b))
     }
 
     #[test]
-    fn parses_the_printers_text_with_c_associativity() {
+    fn prints_by_precedence_and_folds_as_the_compiler() {
+        let vars = Vars::from_names(["n", "m", "x", "y"]);
+        let text = |e: &CAst| e.text(&vars, Lang::C);
+        // a - (b - c) keeps its parentheses, (a - b) - c needs none.
+        let e = bin(BinOp::Sub, var(0), bin(BinOp::Sub, var(1), var(2)));
+        assert_eq!(text(&e), "n - (m - x)");
+        let e = bin(BinOp::Sub, bin(BinOp::Sub, var(0), var(1)), var(2));
+        assert_eq!(text(&e), "n - m - x");
+        let e = bin(BinOp::Mul, bin(BinOp::Add, var(3), CAst::Lit(3)), var(2));
+        assert_eq!(text(&e), "(y + 3)*x");
+        assert_eq!(text(&CAst::Lit(i64::MIN)), "(-9223372036854775807 - 1)");
+        assert_eq!(text(&CAst::Lit(-5)), "(-5)");
+        // -2*x: the minus belongs to the 2, which the compiler folds.
+        let e = bin(BinOp::Mul, CAst::Lit(2), var(2)).minus_prefixed();
+        assert_eq!(text(&e), "-2*x");
+        assert_eq!(e.folded(), bin(BinOp::Mul, CAst::Lit(-2), var(2)));
+        let arr = CAst::Array(vec![CAst::Lit(1), var(0)]);
+        assert_eq!(arr.text(&vars, Lang::Rust), "&[1, n]");
+        assert_eq!(text(&arr), "(const int64_t[]){1, n}");
+    }
+
+    #[test]
+    fn splices_chains_as_the_text_reads() {
+        let vars = Vars::from_names(["n", "m", "x", "y"]);
+        let text = |e: &CAst| e.text(&vars, Lang::C);
+        // s + (-x*y + 3) printed as `n - x*y + 3`.
+        let t = bin(
+            BinOp::Add,
+            bin(BinOp::Mul, var(2), var(3)).minus_prefixed(),
+            CAst::Lit(3),
+        );
+        assert!(t.starts_with_minus());
+        let e = var(0).chained(BinOp::Sub, t.without_leading_minus());
+        assert_eq!(text(&e), "n - x*y + 3");
         assert_eq!(
-            parse("x - (y) + 3"),
-            CAst::Bin(
+            e,
+            bin(
                 BinOp::Add,
-                Box::new(CAst::Bin(
-                    BinOp::Sub,
-                    Box::new(CAst::Var(2)),
-                    Box::new(CAst::Var(3))
-                )),
-                Box::new(CAst::Lit(3))
+                bin(BinOp::Sub, var(0), bin(BinOp::Mul, var(2), var(3))),
+                CAst::Lit(3)
             )
         );
-        assert_eq!(parse("(-9223372036854775807 - 1)"), CAst::Lit(I64_MIN));
-        assert_eq!(parse("(-5)"), CAst::Lit(-5));
-        let rs = parse("ps_root_search(3, (const int64_t[]){x + (-n), -3, 0, 1}, -1, 4, -1, 0)");
-        assert!(matches!(rs, CAst::Call(ref f, ref a) if f == "ps_root_search" && a.len() == 6));
-        assert!(parse_c("x / 2", &|_| Some(0)).is_err());
+        // `-(a + b)*y` loses its minus to `(a + b)*y`.
+        let t = bin(BinOp::Mul, bin(BinOp::Add, var(0), var(1)), var(3)).minus_prefixed();
+        assert_eq!(text(&t), "-(n + m)*y");
+        assert_eq!(text(&t.without_leading_minus()), "(n + m)*y");
     }
 }

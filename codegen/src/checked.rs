@@ -1,59 +1,29 @@
-//! Checked rendering (`--check-overflow`): an emitted expression ([`CAst`]) printed
-//! again in C or Rust with every operation that can overflow through a `ps_*_ck` helper
-//! that names the expression's site when it fails, so that the checked program performs
-//! exactly the operations of the unchecked one, in the same order.
+//! Checked rendering (`--check-overflow`): an emitted expression's tree ([`CAst`], the
+//! one the plain text prints from, constants folded) printed again in C or Rust with
+//! every operation that can overflow through a `ps_*_ck` helper that names the
+//! expression's site when it fails, so that the checked program performs exactly the
+//! operations of the unchecked one, in the same order.
 
-use crate::c_ast::{BinOp, CAst, CParseError, I64_MIN};
+use crate::c_ast::{BinOp, CAst, Helper, Lang};
+use polys::Vars;
 use std::fmt;
 
-/// Why an emitted expression could not be read back or checked.
+/// Why an emitted expression could not be checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CheckedError {
     /// The printer could not print the code in 64-bit C at all.
     Print(String),
-    /// The printed text is not in the expected grammar (a bug of the printer or of its
-    /// reader, `c_ast`).
-    Unparsed {
-        /// The printed text.
-        text: String,
-        /// What did not parse.
-        message: String,
-    },
 }
 
 impl fmt::Display for CheckedError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CheckedError::Print(m) => write!(f, "cannot print the code in 64-bit C: {m}"),
-            CheckedError::Unparsed { text, message } => {
-                write!(
-                    f,
-                    "cannot read back the emitted expression `{text}`: {message}"
-                )
-            }
         }
     }
 }
 
 impl std::error::Error for CheckedError {}
-
-impl From<CParseError> for CheckedError {
-    fn from(e: CParseError) -> CheckedError {
-        CheckedError::Unparsed {
-            text: e.text,
-            message: e.message,
-        }
-    }
-}
-
-/// The target language of checked rendering.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Lang {
-    /// C99 with GCC builtins.
-    C,
-    /// Rust (`&[...]` for coefficient arrays).
-    Rust,
-}
 
 /// A string literal for `site`, valid in C and in Rust.
 pub fn string_literal(site: &str) -> String {
@@ -71,14 +41,14 @@ pub fn string_literal(site: &str) -> String {
     s
 }
 
-/// `e` with every operation through a checked helper that names `site` (already a string
-/// literal) when it fails. `names` gives the variables' names.
-pub fn render_checked(e: &CAst, site: &str, names: &dyn Fn(usize) -> String, lang: Lang) -> String {
-    let r = |x: &CAst| render_checked(x, site, names, lang);
+/// `e` (folded, see [`CAst::folded`]) with every operation through a checked helper that
+/// names `site` (already a string literal) when it fails. `vars` names the variables.
+pub fn render_checked(e: &CAst, site: &str, vars: &Vars, lang: Lang) -> String {
+    let r = |x: &CAst| render_checked(x, site, vars, lang);
     match e {
         CAst::Lit(v) => {
             let v = *v;
-            if v == I64_MIN {
+            if v == i64::MIN {
                 match lang {
                     Lang::C => "(-9223372036854775807 - 1)".into(),
                     Lang::Rust => "i64::MIN".into(),
@@ -89,7 +59,7 @@ pub fn render_checked(e: &CAst, site: &str, names: &dyn Fn(usize) -> String, lan
                 v.to_string()
             }
         }
-        CAst::Var(k) => names(*k),
+        CAst::Var(k) => vars.name(*k),
         CAst::Neg(a) => format!("ps_neg_ck({}, {site})", r(a)),
         CAst::Bin(op, a, b) => {
             let f = match op {
@@ -99,11 +69,16 @@ pub fn render_checked(e: &CAst, site: &str, names: &dyn Fn(usize) -> String, lan
             };
             format!("{f}({}, {}, {site})", r(a), r(b))
         }
-        CAst::Call(name, args) => {
+        // Only in unfolded trees: the compiler ignores them.
+        CAst::Paren(a) => r(a),
+        CAst::Call(h, args) => {
             let args: Vec<String> = args.iter().map(r).collect();
-            match name.as_str() {
+            let name = h.name();
+            match h {
                 // No arithmetic that can overflow inside: unchanged.
-                "ps_max" | "ps_min" | "ps_isqrt" => format!("{name}({})", args.join(", ")),
+                Helper::Max | Helper::Min | Helper::Isqrt => {
+                    format!("{name}({})", args.join(", "))
+                }
                 _ => format!("{name}_ck({}, {site})", args.join(", ")),
             }
         }

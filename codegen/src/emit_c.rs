@@ -2,12 +2,19 @@
 //!
 //! Bounds use small exact helpers (`ps_floord`, `ps_ceild`, `ps_isqrt`, `ps_ceil_sqrt`,
 //! `ps_max`, `ps_min`) on `int64_t`; no floating point anywhere.
+//!
+//! The printer lowers each [`Expr`] once into a typed C expression ([`CAst`]: the
+//! operations in the order and association the compiler reads from the text) and prints
+//! the text from that tree. The checked rendering of `--check-overflow` ([`CheckedC`]),
+//! the Rust printer (`emit_rust`) and the overflow analysis (`overflow`) start from the
+//! same tree ([`CEmitter::c_ast`]), so they see exactly the operations of the plain text.
 
 use crate::ast::Node;
-use crate::c_ast::parse_c;
-use crate::checked::{render_checked, string_literal, CheckedError, Lang};
+use crate::c_ast::{CAst, Lang};
+use crate::c_lowering::Lowering;
+use crate::checked::{render_checked, string_literal, CheckedError};
 use crate::expr::Expr;
-use polys::{CPrintError, Coeff, Int, Poly, Vars};
+use polys::{CPrintError, Coeff, Vars};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::fmt::Write;
@@ -158,29 +165,46 @@ impl CEmitter<'_> {
         lower: &Option<Expr>,
         upper: &Option<Expr>,
     ) -> Result<Vec<String>, CPrintError> {
-        Printer::new(self).guard_conditions(var, lower, upper)
+        Printer::new(self).guard_conditions(var, lower, upper, Lang::C)
+    }
+
+    /// [`CEmitter::guard_conditions`] in `lang`.
+    pub(crate) fn guard_conditions_in(
+        &self,
+        var: usize,
+        lower: &Option<Expr>,
+        upper: &Option<Expr>,
+        lang: Lang,
+    ) -> Result<Vec<String>, CPrintError> {
+        Printer::new(self).guard_conditions(var, lower, upper, lang)
     }
 
     /// A C expression; sums are parenthesised wherever they are operands.
     pub fn expr(&self, e: &Expr) -> Result<String, CPrintError> {
-        Printer::new(self).expr(e)
+        Ok(self.c_ast(e)?.text(self.vars, Lang::C))
+    }
+
+    /// The typed C expression [`CEmitter::expr`] prints for `e`: the operations, in the
+    /// order and association the C compiler reads from that text.
+    pub fn c_ast(&self, e: &Expr) -> Result<CAst, CPrintError> {
+        Lowering::default().tree(e)
     }
 }
 
-/// One printing pass over a tree. Generated code repeats a few bounds many times
-/// (steinmetz prints `ps_isqrt((-x)*x + a*a)` dozens of times), and printing a polynomial
-/// in Horner form costs far more than hashing it, so the text of every expression of the
-/// tree is kept, keyed by the expression (borrowed from the tree for the pass).
+/// One printing pass over a tree: the trees of its expressions, and the text of every
+/// bound, guard and argument printed so far (generated code repeats a few bounds many
+/// times), keyed by the expression (borrowed from the tree for the pass).
 struct Printer<'e, 't> {
     emitter: &'e CEmitter<'e>,
-    /// Text and whether it is a sum at the top, see [`Printer::printed`].
-    texts: RefCell<FxHashMap<&'t Expr, (String, bool)>>,
+    trees: Lowering<'t>,
+    texts: RefCell<FxHashMap<&'t Expr, String>>,
 }
 
 impl<'e, 't> Printer<'e, 't> {
     fn new(emitter: &'e CEmitter<'e>) -> Self {
         Printer {
             emitter,
+            trees: Lowering::default(),
             texts: RefCell::default(),
         }
     }
@@ -227,7 +251,7 @@ impl<'e, 't> Printer<'e, 't> {
                 upper,
                 body,
             } => {
-                let conds = self.guard_conditions(*var, lower, upper)?;
+                let conds = self.guard_conditions(*var, lower, upper, Lang::C)?;
                 out.push_str("if (");
                 out.push_str(&conds.join(" && "));
                 out.push(')');
@@ -242,20 +266,24 @@ impl<'e, 't> Printer<'e, 't> {
         var: usize,
         lower: &'t Option<Expr>,
         upper: &'t Option<Expr>,
+        lang: Lang,
     ) -> Result<Vec<String>, CPrintError> {
         let p = self.emitter.vars.name(var);
+        let text = |e: &'t Expr| -> Result<String, CPrintError> {
+            Ok(self.trees.tree(e)?.text(self.emitter.vars, lang))
+        };
         let mut conds = Vec::new();
         if let (Some(l), Some(u)) = (lower, upper) {
             if l == u {
-                conds.push(format!("{p} == {}", self.expr(l)?));
+                conds.push(format!("{p} == {}", text(l)?));
                 return Ok(conds);
             }
         }
         if let Some(l) = lower {
-            conds.push(format!("{p} >= {}", self.expr(l)?));
+            conds.push(format!("{p} >= {}", text(l)?));
         }
         if let Some(u) = upper {
-            conds.push(format!("{p} <= {}", self.expr(u)?));
+            conds.push(format!("{p} <= {}", text(u)?));
         }
         Ok(conds)
     }
@@ -275,219 +303,17 @@ impl<'e, 't> Printer<'e, 't> {
         }
     }
 
-    /// `ps_floord(n, d)` or `ps_ceild(n, d)`, with a common factor of `d` and of the
-    /// numerator's non-constant part divided out first (exact, see
-    /// [`crate::expr::reduce_division`]): coefficients scaled beyond 64 bits by a huge
-    /// common factor still print.
-    fn division(&self, n: &'t Expr, d: &Poly, ceil: bool) -> Result<(String, bool), CPrintError> {
-        let f = if ceil { "ps_ceild" } else { "ps_floord" };
-        let vars = self.emitter.vars;
-        if let Expr::Poly(p) = n {
-            let (p, d) = crate::expr::reduce_division(p, d, ceil);
-            if d.is_one() {
-                return self.poly(&p);
-            }
-            let text = format!("{f}({}, {})", self.poly(&p)?.0, poly_text(&d, vars)?);
-            return Ok((text, false));
-        }
-        Ok((
-            format!("{f}({}, {})", self.expr(n)?, poly_text(d, vars)?),
-            false,
-        ))
-    }
-
-    /// A polynomial's text, and whether it has several terms.
-    fn poly(&self, p: &Poly) -> Result<(String, bool), CPrintError> {
-        Ok(match p.constant_value().and_then(|c| c.to_i64()) {
-            Some(c) if c != i64::MIN => (c.to_string(), false),
-            _ => {
-                // A leading minus needs parentheses after another `-` as well.
-                let text = poly_text(p, self.emitter.vars)?;
-                let compound = p.len() > 1 || text.starts_with('-');
-                (text, compound)
-            }
-        })
-    }
-
-    fn expr(&self, e: &'t Expr) -> Result<String, CPrintError> {
-        Ok(self.printed(e)?.0)
-    }
-
-    /// Appends [`Printer::expr`] to `out`, from the pass's memory without a copy.
+    /// Appends the C text of `e` to `out`, from the pass's memory if printed before.
     fn push_expr(&self, e: &'t Expr, out: &mut String) -> Result<(), CPrintError> {
-        if let Some((text, _)) = self.texts.borrow().get(e) {
+        if let Some(text) = self.texts.borrow().get(e) {
             out.push_str(text);
             return Ok(());
         }
-        out.push_str(&self.printed(e)?.0);
+        let text = self.trees.tree(e)?.text(self.emitter.vars, Lang::C);
+        out.push_str(&text);
+        self.texts.borrow_mut().insert(e, text);
         Ok(())
     }
-
-    /// The text and whether it is a sum or difference at the top (so needs parentheses
-    /// as the operand of `-` or of a product), from the pass's memory if printed before.
-    fn printed(&self, e: &'t Expr) -> Result<(String, bool), CPrintError> {
-        if let Some(known) = self.texts.borrow().get(e) {
-            return Ok(known.clone());
-        }
-        let printed = self.print(e)?;
-        self.texts.borrow_mut().insert(e, printed.clone());
-        Ok(printed)
-    }
-
-    /// [`Printer::printed`] without the memory, for expressions outside the tree too.
-    fn print(&self, e: &'t Expr) -> Result<(String, bool), CPrintError> {
-        let paren = |(t, is_sum): (String, bool)| if is_sum { format!("({t})") } else { t };
-        Ok(match e {
-            Expr::Poly(p) => self.poly(p)?,
-            Expr::Sum(parts) => {
-                let mut s = String::new();
-                for p in parts {
-                    let (neg, term) = match p {
-                        Expr::Neg(inner) => (true, &**inner),
-                        _ => (false, p),
-                    };
-                    if let Some(c) = term.constant_value() {
-                        if c.is_zero() {
-                            continue;
-                        }
-                    }
-                    let (t, is_sum) = self.printed(term)?;
-                    if s.is_empty() {
-                        if neg {
-                            s = format!("-{}", paren((t, is_sum)));
-                        } else {
-                            s = t;
-                        }
-                    } else if neg {
-                        s = format!("{s} - {}", paren((t, is_sum)));
-                    } else if let Some(rest) = t.strip_prefix('-') {
-                        s = format!("{s} - {rest}");
-                    } else {
-                        s = format!("{s} + {t}");
-                    }
-                }
-                if s.is_empty() {
-                    ("0".into(), false)
-                } else {
-                    (s, true)
-                }
-            }
-            Expr::Neg(inner) => (format!("-{}", paren(self.printed(inner)?)), false),
-            Expr::FloorDiv(n, d) => self.division(n, d, false)?,
-            Expr::CeilDiv(n, d) => self.division(n, d, true)?,
-            Expr::Isqrt(p) => (format!("ps_isqrt({})", self.poly(p)?.0), false),
-            Expr::CeilSqrt(p) => (format!("ps_ceil_sqrt({})", self.poly(p)?.0), false),
-            // The square-root helpers take every argument the same way ps_iroot(n, 2)
-            // does, and read as what they are.
-            Expr::Root { arg, k: 2, ceil } => {
-                let f = if *ceil { "ps_ceil_sqrt" } else { "ps_isqrt" };
-                (format!("{f}({})", self.expr(arg)?), false)
-            }
-            Expr::Root { arg, k, ceil } => {
-                let f = if *ceil { "ps_ceil_iroot" } else { "ps_iroot" };
-                (format!("{f}({}, {k})", self.expr(arg)?), false)
-            }
-            Expr::RootSearch {
-                coeffs,
-                lo,
-                hi,
-                before,
-                ceil,
-            } => {
-                let mut args = Vec::with_capacity(coeffs.len() + 4);
-                for c in coeffs {
-                    args.push(self.poly(c)?.0);
-                }
-                args.push(self.expr(lo)?);
-                args.push(self.expr(hi)?);
-                args.push(before.to_string());
-                args.push((*ceil as i32).to_string());
-                let n = coeffs.len();
-                (
-                    format!(
-                        "ps_root_search({}, (const int64_t[]){{{}}}, {})",
-                        n - 1,
-                        args[..n].join(", "),
-                        args[n..].join(", ")
-                    ),
-                    false,
-                )
-            }
-            Expr::Max(es) | Expr::Min(es) => {
-                let f = if matches!(e, Expr::Max(_)) {
-                    "ps_max"
-                } else {
-                    "ps_min"
-                };
-                let mut it = es.iter();
-                let first = it
-                    .next()
-                    .map(|x| self.expr(x))
-                    .transpose()?
-                    .unwrap_or_else(|| "0".into());
-                let mut acc = first;
-                for x in it {
-                    acc = format!("{f}({acc}, {})", self.expr(x)?);
-                }
-                (acc, false)
-            }
-        })
-    }
-}
-
-/// A polynomial as a person writes it: a sum of products, positive terms first, then the
-/// subtracted ones, in each group the constant last and the terms of outer variables
-/// first (`a*a - x*x - y*y`, `4 - x*x`, `L - m*i - 1`). Polynomials of degree 4 and more
-/// in one variable keep Horner's form, which needs fewer multiplications there.
-pub(crate) fn poly_text(p: &Poly, vars: &Vars) -> Result<String, CPrintError> {
-    if p.terms()
-        .iter()
-        .any(|(m, _)| m.exps().iter().any(|&e| e >= 4))
-    {
-        return p.to_c(vars);
-    }
-    let mut terms: Vec<(&polys::Mono, &Int)> = p.terms().iter().map(|(m, c)| (m, c)).collect();
-    // Sort key: subtracted after added, within each the constant last, then outer
-    // variables first and higher degree first (`4 - x*x`, `n - i - 1`).
-    terms.sort_by_key(|(m, c)| {
-        let top = m.exps().iter().rposition(|&e| e > 0);
-        (
-            c.signum() < 0,
-            m.is_one(),
-            top,
-            std::cmp::Reverse(m.total_degree()),
-        )
-    });
-    let mut out = String::new();
-    for (m, c) in terms {
-        let abs = c.abs();
-        let mag = abs
-            .to_i64()
-            .ok_or_else(|| CPrintError::CoefficientTooLarge(c.to_string()))?;
-        let mut factors: Vec<String> = Vec::new();
-        if mag != 1 || m.is_one() {
-            factors.push(mag.to_string());
-        }
-        for (v, &e) in m.exps().iter().enumerate() {
-            for _ in 0..e {
-                factors.push(vars.name(v));
-            }
-        }
-        let text = factors.join("*");
-        if out.is_empty() {
-            if c.signum() < 0 {
-                out.push('-');
-            }
-            out.push_str(&text);
-        } else {
-            out.push_str(if c.signum() < 0 { " - " } else { " + " });
-            out.push_str(&text);
-        }
-    }
-    if out.is_empty() {
-        out.push('0');
-    }
-    Ok(out)
 }
 
 /// Two spaces per level.
@@ -628,9 +454,9 @@ impl<'a> CEmitter<'a> {
 /// The C printer with checked arithmetic: every operation of every bound, guard and
 /// statement argument, and every loop increment, goes through a `ps_*_ck` helper of
 /// [`CHECKED_HELPERS`] that names the expression and its output line when it overflows.
-/// The expressions are the unchecked printer's text parsed back
-/// (`c_ast::parse_c`), so the checked program performs exactly the
-/// operations of the unchecked one, in the same order. A wrapper rather than a flag of
+/// The expressions are rendered from the trees the unchecked text prints from
+/// ([`CEmitter::c_ast`]), so the checked program performs exactly the operations of the
+/// unchecked one, in the same order. A wrapper rather than a flag of
 /// [`CEmitter`], whose struct literal many callers spell out.
 pub struct CheckedC<'e, 'a> {
     emitter: &'e CEmitter<'a>,
@@ -719,13 +545,13 @@ impl CheckedC<'_, '_> {
     /// The checked text of `e`, whose failures name `what` at the current line.
     fn expr(&self, e: &Expr, what: &str, out: &Lines) -> Result<String, CheckedError> {
         let c = self.emitter;
-        let text = c.expr(e).map_err(|e| CheckedError::Print(e.to_string()))?;
-        let ast = parse_c(&text, &|name: &str| c.vars.index(name))?;
+        let ast = c.c_ast(e).map_err(|e| CheckedError::Print(e.to_string()))?;
         let site = string_literal(&format!(
-            "line {} of the generated code, {what}: {text}",
-            out.line
+            "line {} of the generated code, {what}: {}",
+            out.line,
+            ast.text(c.vars, Lang::C)
         ));
-        Ok(render_checked(&ast, &site, &|k| c.vars.name(k), Lang::C))
+        Ok(render_checked(&ast.folded(), &site, c.vars, Lang::C))
     }
 
     fn node(&self, n: &Node, depth: usize, out: &mut Lines) -> Result<(), CheckedError> {

@@ -2,8 +2,8 @@
 //! statement, equivalent to the C output (same exact helpers, same bounds).
 
 use crate::ast::Node;
-use crate::c_ast::parse_c;
-use crate::checked::{render_checked, string_literal, CheckedError, Lang};
+use crate::c_ast::Lang;
+use crate::checked::{render_checked, string_literal, CheckedError};
 use crate::emit_c::CEmitter;
 use polys::CPrintError;
 use std::fmt::Write;
@@ -147,8 +147,7 @@ fn node(c: &CEmitter, n: &Node, depth: usize, out: &mut String) -> Result<(), CP
             upper,
             body,
         } => {
-            let conds = c.guard_conditions(*var, lower, upper)?;
-            let conds: Vec<String> = conds.iter().map(|t| rust_arrays(t)).collect();
+            let conds = c.guard_conditions_in(*var, lower, upper, Lang::Rust)?;
             let _ = writeln!(out, "{pad}if {} {{", conds.join(" && "));
             for b in body {
                 node(c, b, depth + 1, out)?;
@@ -159,32 +158,10 @@ fn node(c: &CEmitter, n: &Node, depth: usize, out: &mut String) -> Result<(), CP
     Ok(())
 }
 
-/// The C printer's text of `e` as Rust: the same except for the coefficient arrays of
-/// root searches, C99 compound literals `(const int64_t[]){a, b}` that become `&[a, b]`.
+/// The C printer's expression for `e`, printed as Rust: the same text except for the
+/// coefficient arrays of root searches, `&[a, b]` for C99's `(const int64_t[]){a, b}`.
 fn expr(c: &CEmitter, e: &crate::expr::Expr) -> Result<String, CPrintError> {
-    Ok(rust_arrays(&c.expr(e)?))
-}
-
-fn rust_arrays(text: &str) -> String {
-    const OPEN: &str = "(const int64_t[]){";
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find(OPEN) {
-        out.push_str(&rest[..at]);
-        out.push_str("&[");
-        rest = &rest[at + OPEN.len()..];
-        // Coefficients are polynomials, which print without braces: the next `}` closes.
-        match rest.find('}') {
-            Some(close) => {
-                out.push_str(&rest[..close]);
-                out.push(']');
-                rest = &rest[close + 1..];
-            }
-            None => break,
-        }
-    }
-    out.push_str(rest);
-    out
+    Ok(c.c_ast(e)?.text(c.vars, Lang::Rust))
 }
 
 /// The checked helpers of `--emit rust --check-overflow`, after [`HELPERS`]: the same
@@ -329,14 +306,13 @@ fn checked_expr(
     what: &str,
     out: &RustLines,
 ) -> Result<String, CheckedError> {
-    let text = c.expr(e).map_err(|e| CheckedError::Print(e.to_string()))?;
-    let ast = parse_c(&text, &|name: &str| c.vars.index(name))?;
+    let ast = c.c_ast(e).map_err(|e| CheckedError::Print(e.to_string()))?;
     let site = string_literal(&format!(
         "line {} of the generated code, {what}: {}",
         out.line,
-        rust_arrays(&text)
+        ast.text(c.vars, Lang::Rust)
     ));
-    Ok(render_checked(&ast, &site, &|k| c.vars.name(k), Lang::Rust))
+    Ok(render_checked(&ast.folded(), &site, c.vars, Lang::Rust))
 }
 
 fn checked_node(

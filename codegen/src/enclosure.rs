@@ -8,7 +8,16 @@
 //! checked. Every step is inclusion-monotone. It relies on the generator's documented
 //! invariants (divisors positive and root arguments non-negative wherever evaluated).
 
-use crate::c_ast::{fits, BinOp, CAst, I64_MAX};
+use crate::c_ast::{BinOp, CAst, Helper};
+
+/// `int64_t`'s range, in the `i128` the exact results are taken in.
+pub(crate) const I64_MIN: i128 = i64::MIN as i128;
+/// See [`I64_MIN`].
+pub(crate) const I64_MAX: i128 = i64::MAX as i128;
+
+fn fits(v: i128) -> bool {
+    (I64_MIN..=I64_MAX).contains(&v)
+}
 
 /// A closed integer interval (non-empty: `lo <= hi`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,8 +135,8 @@ fn ceil_root(n: i128, k: u32) -> i128 {
     }
 }
 
-/// Enclosure of `e` where variable `k` ranges over `env[k]` (`None`: not bound, which a
-/// correct program never reads).
+/// Enclosure of `e` (folded, see [`CAst::folded`]) where variable `k` ranges over
+/// `env[k]` (`None`: not bound, which a correct program never reads).
 pub(crate) fn enclose(e: &CAst, env: &[Option<Iv>]) -> Enc {
     macro_rules! sub {
         ($x:expr) => {
@@ -138,7 +147,7 @@ pub(crate) fn enclose(e: &CAst, env: &[Option<Iv>]) -> Enc {
         };
     }
     match e {
-        CAst::Lit(v) => in_i64(Iv::point(*v), "constant"),
+        CAst::Lit(v) => in_i64(Iv::point(i128::from(*v)), "constant"),
         CAst::Var(k) => match env.get(*k).copied().flatten() {
             Some(v) => Ok(Some(v)),
             None => Err(format!("variable {k} read outside its loop")),
@@ -169,12 +178,15 @@ pub(crate) fn enclose(e: &CAst, env: &[Option<Iv>]) -> Enc {
                 },
             }
         }
+        // Only in unfolded trees: the compiler ignores them.
+        CAst::Paren(a) => enclose(a, env),
         CAst::Array(_) => Err("array outside ps_root_search".into()),
-        CAst::Call(name, args) => enclose_call(name, args, env),
+        CAst::Call(h, args) => enclose_call(*h, args, env),
     }
 }
 
-fn enclose_call(name: &str, args: &[CAst], env: &[Option<Iv>]) -> Enc {
+fn enclose_call(h: Helper, args: &[CAst], env: &[Option<Iv>]) -> Enc {
+    let name = h.name();
     macro_rules! sub {
         ($x:expr) => {
             match enclose($x, env)? {
@@ -184,7 +196,7 @@ fn enclose_call(name: &str, args: &[CAst], env: &[Option<Iv>]) -> Enc {
         };
     }
     let literal = |k: usize| match args.get(k) {
-        Some(CAst::Lit(v)) => Ok(*v),
+        Some(CAst::Lit(v)) => Ok(i128::from(*v)),
         _ => Err(format!("{name}: argument {} is not a literal", k + 1)),
     };
     let arity = |n: usize| {
@@ -194,24 +206,24 @@ fn enclose_call(name: &str, args: &[CAst], env: &[Option<Iv>]) -> Enc {
             Err(format!("{name}: {} arguments, expected {n}", args.len()))
         }
     };
-    match name {
-        "ps_max" | "ps_min" => {
+    match h {
+        Helper::Max | Helper::Min => {
             arity(2)?;
             let (a, b) = (sub!(&args[0]), sub!(&args[1]));
-            Ok(Some(if name == "ps_max" {
+            Ok(Some(if h == Helper::Max {
                 Iv::new(a.lo.max(b.lo), a.hi.max(b.hi))
             } else {
                 Iv::new(a.lo.min(b.lo), a.hi.min(b.hi))
             }))
         }
-        "ps_floord" | "ps_ceild" => {
+        Helper::Floord | Helper::Ceild => {
             arity(2)?;
             let n = sub!(&args[0]);
             // Divisors are positive wherever the generator evaluates a division.
             let Some(d) = sub!(&args[1]).clamp(1, I64_MAX) else {
                 return Ok(None);
             };
-            if name == "ps_floord" {
+            if h == Helper::Floord {
                 // n >= 0 ? n / d : -((-n + d - 1) / d)
                 if n.lo < 0 {
                     in_i64(Iv::new(1, -n.lo), "ps_floord: -n")?;
@@ -226,7 +238,7 @@ fn enclose_call(name: &str, args: &[CAst], env: &[Option<Iv>]) -> Enc {
                     in_i64(Iv::new(1, -n.lo), "ps_ceild: -n")?;
                 }
             }
-            let f = if name == "ps_floord" {
+            let f = if h == Helper::Floord {
                 floor_div
             } else {
                 ceil_div
@@ -238,9 +250,9 @@ fn enclose_call(name: &str, args: &[CAst], env: &[Option<Iv>]) -> Enc {
                 *cs.iter().max().unwrap_or(&0),
             )))
         }
-        "ps_isqrt" | "ps_ceil_sqrt" | "ps_iroot" | "ps_ceil_iroot" => {
-            let k = match name {
-                "ps_isqrt" | "ps_ceil_sqrt" => {
+        Helper::Isqrt | Helper::CeilSqrt | Helper::Iroot | Helper::CeilIroot => {
+            let k = match h {
+                Helper::Isqrt | Helper::CeilSqrt => {
                     arity(1)?;
                     2
                 }
@@ -260,7 +272,7 @@ fn enclose_call(name: &str, args: &[CAst], env: &[Option<Iv>]) -> Enc {
             if n.lo < -I64_MAX {
                 return Err(format!("{name}: argument below -INT64_MAX"));
             }
-            let ceil = name.starts_with("ps_ceil");
+            let ceil = matches!(h, Helper::CeilSqrt | Helper::CeilIroot);
             let f = |v: i128| {
                 if v < 0 {
                     let neg_root = |c: bool| {
@@ -287,8 +299,7 @@ fn enclose_call(name: &str, args: &[CAst], env: &[Option<Iv>]) -> Enc {
             };
             Ok(Some(Iv::new(f(n.lo), f(n.hi))))
         }
-        "ps_root_search" => enclose_root_search(args, env),
-        other => Err(format!("unknown helper {other}")),
+        Helper::RootSearch => enclose_root_search(args, env),
     }
 }
 
@@ -343,7 +354,7 @@ fn enclose_root_search(args: &[CAst], env: &[Option<Iv>]) -> Enc {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::c_ast::parse_c;
+    use crate::c_reader::parse_c;
 
     fn parse(text: &str) -> CAst {
         let names = ["n", "m", "x", "y"];

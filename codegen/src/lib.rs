@@ -96,6 +96,9 @@
 pub mod ast;
 pub mod bounds;
 mod c_ast;
+mod c_lowering;
+#[cfg(test)]
+mod c_reader;
 mod checked;
 pub mod emit_c;
 pub mod emit_rust;

@@ -1,10 +1,11 @@
 //! Integer overflow in generated code: the parameter range within which the emitted
 //! `int64_t` arithmetic provably cannot overflow ([`safe_parameter_bound`]).
 //!
-//! The analysis works on the C text the printer emits, read back into a typed tree
-//! ([`CAst`], see `c_ast`), so that it sees exactly the operations the C
-//! compiler sees, and the checked rendering of `--check-overflow` (see
-//! `checked`) performs exactly the operations the analysis cleared.
+//! The analysis works on the typed C expressions the printer prints its text from
+//! ([`CAst`], see `c_ast` and [`CEmitter::c_ast`]), with constants folded as the
+//! compiler folds them, so that it sees exactly the operations the C compiler sees; the
+//! checked rendering of `--check-overflow` (see `checked`) renders the same trees, so it
+//! performs exactly the operations the analysis cleared.
 //!
 //! The program's sites are enclosed by interval arithmetic (`enclosure`):
 //! parameters range over `[-B, B]`, a loop variable over the hull of its bounds'
@@ -16,26 +17,26 @@
 //! those at run time too.
 
 use crate::ast::Node;
-use crate::c_ast::{parse_c, I64_MAX, I64_MIN};
 use crate::emit_c::CEmitter;
-use crate::enclosure::enclose;
+use crate::enclosure::{enclose, I64_MAX, I64_MIN};
 use crate::generated::Generated;
 use std::fmt;
 
-pub use crate::c_ast::{BinOp, CAst, CParseError};
-pub use crate::checked::{render_checked, string_literal, CheckedError, Lang};
+pub use crate::c_ast::{BinOp, CAst, Helper, Lang};
+pub use crate::checked::{render_checked, string_literal, CheckedError};
 pub use crate::enclosure::Iv;
 
-/// One expression of the program, parsed, with a description for messages.
+/// One expression of the program, as the compiler sees it, with a description for
+/// messages.
 #[derive(Clone, Debug)]
 pub struct Site {
-    /// The expression as the compiler sees it.
+    /// The expression as the compiler sees it: the printer's tree, folded.
     pub ast: CAst,
     /// What the expression is, e.g. "upper bound of the loop over j: n - 1".
     pub what: String,
 }
 
-/// The loop AST with every expression parsed back from its C text.
+/// The loop AST with every expression as the compiler sees it.
 #[derive(Clone, Debug)]
 pub enum ANode {
     /// `for (var = lower; var <= upper; var += 1) body`.
@@ -68,30 +69,23 @@ pub enum ANode {
     },
 }
 
-/// The emitted program's expressions, parsed (once) for repeated analysis.
+/// The emitted program's expressions, lowered and folded (once) for repeated analysis.
 pub struct Program {
     nodes: Vec<ANode>,
     nvars: usize,
     nparams: usize,
 }
 
-/// Resolves names of `vars` to indices.
-pub fn var_lookup<'c>(c: &'c CEmitter<'_>) -> impl Fn(&str) -> Option<usize> + 'c {
-    move |name: &str| c.vars.index(name)
-}
-
 fn site(c: &CEmitter, e: &crate::expr::Expr, what: String) -> Result<Site, CheckedError> {
-    let text = c.expr(e).map_err(|e| CheckedError::Print(e.to_string()))?;
-    let lookup = var_lookup(c);
-    let ast = parse_c(&text, &lookup)?;
+    let ast = c.c_ast(e).map_err(|e| CheckedError::Print(e.to_string()))?;
     Ok(Site {
-        ast,
-        what: format!("{what}: {text}"),
+        what: format!("{what}: {}", ast.text(c.vars, Lang::C)),
+        ast: ast.folded(),
     })
 }
 
 impl Program {
-    /// Parses every expression `c` prints for `nodes`.
+    /// Every expression `c` prints for `nodes`, as the compiler sees it.
     pub fn new(c: &CEmitter, nodes: &[Node]) -> Result<Program, CheckedError> {
         fn walk(c: &CEmitter, nodes: &[Node]) -> Result<Vec<ANode>, CheckedError> {
             nodes
