@@ -104,6 +104,7 @@ pub mod emit_c;
 pub mod emit_rust;
 mod enclosure;
 mod error;
+pub mod existential;
 pub mod expr;
 mod fourier_motzkin;
 mod generate;

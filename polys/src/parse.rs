@@ -372,12 +372,14 @@ impl<'a> Parser<'a> {
                     acc = acc.mul(&factor);
                 }
                 Tok::Percent => {
+                    let at = self.offset();
                     self.bump();
-                    acc = self.remainder(acc)?;
+                    acc = self.remainder(acc, at)?;
                 }
                 Tok::Ident(w) if w == "mod" && self.divisions.is_some() => {
+                    let at = self.offset();
                     self.bump();
-                    acc = self.remainder(acc)?;
+                    acc = self.remainder(acc, at)?;
                 }
                 _ => return Ok(acc),
             }
@@ -579,9 +581,8 @@ impl<'a> Parser<'a> {
         Ok(q)
     }
 
-    /// `acc mod d` after the operator: `acc - d*floor(acc/d)`.
-    fn remainder(&mut self, acc: Poly) -> Result<Poly, ParseError> {
-        let at = self.offset();
+    /// `acc mod d` after the operator (at `at`): `acc - d*floor(acc/d)`.
+    fn remainder(&mut self, acc: Poly, at: usize) -> Result<Poly, ParseError> {
         let d = self.divisor()?;
         let q = self.floor(&acc, &d, at)?;
         Ok(acc.sub(&q.mul(&Poly::constant(d))))
@@ -799,6 +800,16 @@ mod division_tests {
         assert_eq!(e.column, 9);
         assert!(e.message.contains("positive integer constant"), "{e}");
         assert_eq!(read("i mod j").unwrap_err().column, 7);
+        let mut vars = Vars::from_names(["i"]);
+        struct Refuse;
+        impl Divisions for Refuse {
+            fn floor(&mut self, _: &Poly, _: &Int) -> Result<Poly, String> {
+                Err("no".into())
+            }
+        }
+        // A refused remainder is reported at its operator.
+        let e = Poly::parse_prefix_with("i % 2", 0, &mut vars, &[], &mut Refuse).unwrap_err();
+        assert_eq!(e.column, 3);
         assert_eq!(read("floor(i/2").unwrap_err().column, 10);
         // Without the embedding, division stays an error.
         let mut vars = Vars::from_names(["i"]);
