@@ -275,6 +275,9 @@ struct Parser<'a> {
     pos: usize,
     vars: &'a mut Vars,
     divisions: Option<&'a mut dyn Divisions>,
+    /// How many `floor(`, `ceil(` or `[` enclose the position: a `/` there ends the
+    /// numerator instead of being an error.
+    quotients: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -371,6 +374,10 @@ impl<'a> Parser<'a> {
                     }
                     acc = acc.mul(&factor);
                 }
+                Tok::Slash if self.quotients > 0 => return Ok(acc),
+                Tok::Slash => return Err(self.err(
+                    "division is allowed only as integer division: floor(e/d), ceil(e/d) or [e/d]",
+                )),
                 Tok::Percent => {
                     let at = self.offset();
                     self.bump();
@@ -561,7 +568,10 @@ impl<'a> Parser<'a> {
         ceil: bool,
         at: usize,
     ) -> Result<Poly, ParseError> {
-        let e = self.expr()?;
+        self.quotients += 1;
+        let e = self.expr();
+        self.quotients -= 1;
+        let e = e?;
         let q = if *self.peek() == Tok::Slash {
             self.bump();
             let d = self.divisor()?;
@@ -699,6 +709,7 @@ fn parse_one<'a>(
         pos: 0,
         vars,
         divisions,
+        quotients: 0,
     };
     if *p.peek() == Tok::End {
         return Err(p.err(empty));
@@ -811,6 +822,11 @@ mod division_tests {
         let e = Poly::parse_prefix_with("i % 2", 0, &mut vars, &[], &mut Refuse).unwrap_err();
         assert_eq!(e.column, 3);
         assert_eq!(read("floor(i/2").unwrap_err().column, 10);
+        assert_eq!(read("floor(i/0)").unwrap_err().column, 9);
+        // A slash outside floor, ceil and [...] is no division of polynomials.
+        let e = read("i/2 + floor(i/2)").unwrap_err();
+        assert_eq!(e.column, 2);
+        assert!(e.message.contains("integer division"), "{e}");
         // Without the embedding, division stays an error.
         let mut vars = Vars::from_names(["i"]);
         assert!(Poly::parse_prefix("i/2", 0, &mut vars, &[]).is_err());
