@@ -352,6 +352,12 @@ pub fn generate(
         };
         (nodes, Some(cad), pruning)
     };
+    // Strides last: the passes above read loops with step 1 only.
+    let nodes = if opts.raw {
+        nodes
+    } else {
+        crate::stride::strides(nodes)
+    };
     Ok(Generated {
         vars,
         nparams,

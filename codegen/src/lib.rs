@@ -118,6 +118,7 @@ pub mod overflow;
 pub mod pipeline;
 mod signs;
 mod simplify;
+mod stride;
 pub mod tile_problem;
 pub mod tiled;
 mod union;

@@ -176,3 +176,32 @@ fn what_is_not_supported_is_refused_with_a_position() {
     let e = generate(&p, &GenOptions::default(), &LiftStats::default()).unwrap_err();
     assert!(e.to_string().contains("k, l"), "{e}");
 }
+
+/// Strides print as loop steps with an exact first value, and witnesses that always run
+/// once leave no loop (the code a person writes).
+#[test]
+fn strides_are_loop_steps() {
+    let code = |src: &str| {
+        let p = parse_problem(src).unwrap();
+        let g = generate(&p, &GenOptions::default(), &LiftStats::default()).unwrap();
+        g.emitter().fragment(&g.nodes).unwrap()
+    };
+    assert_eq!(
+        code("[n] -> { S[i] : 0 <= i <= n and exists k : i = 4k + 1 }"),
+        "for (int64_t i = 1; i <= n; i += 4)\n  S(i);\n"
+    );
+    assert_eq!(
+        code("[n, m] -> { S[i] : n <= i <= m and exists k : i = 4k + 1 }"),
+        "for (int64_t i = 4*ps_ceild(n - 1, 4) + 1; i <= m; i += 4)\n  S(i);\n"
+    );
+    // A stride depending on the outer loop.
+    assert_eq!(
+        code("[n] -> { S[i, j] : 0 <= i, j <= n and (j - i) mod 2 = 0 }"),
+        "for (int64_t i = 0; i <= n; i += 1)\n  for (int64_t j = 2*ps_ceild(-i, 2) + i; j <= n; j += 2)\n    S(i, j);\n"
+    );
+    // The least witness of an interval existential always exists once: no loop.
+    assert_eq!(
+        code("[n] -> { S[i] : 0 <= i <= n and exists k : 2k <= i <= 3k and k >= 1 }"),
+        "for (int64_t i = 2; i <= n; i += 1)\n  S(i);\n"
+    );
+}
