@@ -615,7 +615,7 @@ const GEN: &[Case] = &[
         input: "{ S[i] : 0 <= floor(i/2 <= 3 }",
         args: &[],
         code: 2,
-        needles: &["expected '/' or ')'", "column 24"],
+        needles: &["expected '/' or ')'", "column 25"],
     },
     Case {
         id: "division-in-context",
