@@ -782,7 +782,10 @@ mod division_tests {
         }
     }
 
-    fn read(src: &str) -> Result<(String, Vec<(String, Int)>, usize), ParseError> {
+    /// The polynomial's text, each floor's numerator text and divisor, and the end.
+    type Read = (String, Vec<(String, Int)>, usize);
+
+    fn read(src: &str) -> Result<Read, ParseError> {
         let mut vars = Vars::from_names(["i", "j", "q0", "q1", "q2"]);
         let mut r = Record(Vec::new(), 0);
         let (p, end) = Poly::parse_prefix_with(src, 0, &mut vars, &[], &mut r)?;
