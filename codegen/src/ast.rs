@@ -7,14 +7,18 @@ use polys::Poly;
 /// (parameters first, then iterator positions).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Node {
-    /// `for (var = lower; var <= upper; var++) body`.
+    /// `for (var = lower; var <= upper; var += step) body`.
     Loop {
         /// The iterator's variable index.
         var: usize,
-        /// Inclusive lower bound, an exact integer expression in outer variables.
+        /// Inclusive lower bound, an exact integer expression in outer variables; for a
+        /// strided loop its first value ([`Expr::Aligned`]).
         lower: Expr,
         /// Inclusive upper bound, an exact integer expression in outer variables.
         upper: Expr,
+        /// The increment: 1, or the stride of a loop over one residue class (see
+        /// `stride`), which only the last pass creates.
+        step: i64,
         /// The nodes executed for each value of `var`, in order.
         body: Vec<Node>,
     },
@@ -50,11 +54,13 @@ impl Node {
                 var,
                 lower,
                 upper,
+                step,
                 body,
             } => Node::Loop {
                 var,
                 lower,
                 upper,
+                step,
                 body: f(body),
             },
             Node::Guard {
@@ -84,11 +90,13 @@ impl Node {
                 var: v,
                 lower,
                 upper,
+                step,
                 body: b,
             } => Node::Loop {
                 var: *v,
                 lower: lower.subst(var, value),
                 upper: upper.subst(var, value),
+                step: *step,
                 body: body(b),
             },
             Node::Guard {

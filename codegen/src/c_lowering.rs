@@ -157,6 +157,31 @@ impl<'t> Lowering<'t> {
                     ],
                 )
             }
+            // `step*ps_ceild(offset, step) + residue`, as CLooG and isl print a stride's
+            // first value.
+            Expr::Aligned {
+                offset,
+                residue,
+                step,
+            } => {
+                let multiple = CAst::Bin(
+                    BinOp::Mul,
+                    Box::new(CAst::Lit(*step)),
+                    Box::new(self.division(offset, &Poly::from_i64(*step), true)?.ast),
+                );
+                let r = poly(residue)?.ast;
+                let ast = if residue.is_zero() {
+                    multiple
+                } else if r.starts_with_minus() {
+                    multiple.chained(BinOp::Sub, r.without_leading_minus())
+                } else {
+                    multiple.chained(BinOp::Add, r)
+                };
+                Lowered {
+                    ast,
+                    compound: !residue.is_zero(),
+                }
+            }
             Expr::Max(es) | Expr::Min(es) => {
                 let f = if matches!(e, Expr::Max(_)) {
                     Helper::Max

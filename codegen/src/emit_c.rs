@@ -229,6 +229,7 @@ impl<'e, 't> Printer<'e, 't> {
                 var,
                 lower,
                 upper,
+                step,
                 body,
             } => {
                 let x = self.emitter.vars.name(*var);
@@ -240,7 +241,7 @@ impl<'e, 't> Printer<'e, 't> {
                     out.push_str(piece);
                 }
                 self.push_expr(upper, out)?;
-                for piece in ["; ", &x, " += 1)"] {
+                for piece in ["; ", &x, " += ", &step.to_string(), ")"] {
                     out.push_str(piece);
                 }
                 self.block(body, depth, out)?;
@@ -571,6 +572,7 @@ impl CheckedC<'_, '_> {
                 var,
                 lower,
                 upper,
+                step,
                 body,
             } => {
                 let x = c.vars.name(*var);
@@ -585,13 +587,20 @@ impl CheckedC<'_, '_> {
                     .constant_value()
                     .and_then(|v| v.to_i64())
                     .is_some_and(|v| v < i64::MAX);
-                let cond = if constant {
+                let cond = if *step > 1 {
+                    // `x += step` after the last iteration: upper + step - 1 must stay
+                    // below INT64_MAX; the comparison itself is with the upper bound.
+                    format!(
+                        "(ps_upper_ck(ps_add_ck({hi}, {}, {inc}), {inc}), {hi})",
+                        step - 1
+                    )
+                } else if constant {
                     hi
                 } else {
                     format!("ps_upper_ck({hi}, {inc})")
                 };
                 out.push(&format!(
-                    "{pad}for (int64_t {x} = {lo}; {x} <= {cond}; {x} += 1)"
+                    "{pad}for (int64_t {x} = {lo}; {x} <= {cond}; {x} += {step})"
                 ));
                 self.block(body, depth, out)?;
             }

@@ -127,15 +127,17 @@ fn node(c: &CEmitter, n: &Node, depth: usize, out: &mut String) -> Result<(), CP
             var,
             lower,
             upper,
+            step,
             body,
         } => {
             let x = c.vars.name(*var);
-            let _ = writeln!(
-                out,
-                "{pad}for {x} in ({})..=({}) {{",
-                expr(c, lower)?,
-                expr(c, upper)?
-            );
+            let range = format!("({})..=({})", expr(c, lower)?, expr(c, upper)?);
+            let range = if *step > 1 {
+                format!("({range}).step_by({step})")
+            } else {
+                range
+            };
+            let _ = writeln!(out, "{pad}for {x} in {range} {{");
             for b in body {
                 node(c, b, depth + 1, out)?;
             }
@@ -339,12 +341,20 @@ fn checked_node(
             var,
             lower,
             upper,
+            step,
             body,
         } => {
             let x = c.vars.name(*var);
             let lo = checked_expr(c, lower, &format!("lower bound of the loop over {x}"), out)?;
             let hi = checked_expr(c, upper, &format!("upper bound of the loop over {x}"), out)?;
-            out.push(&format!("{pad}for {x} in ({lo})..=({hi}) {{\n"));
+            // Rust's inclusive ranges never step past their end, so a stride cannot
+            // overflow the loop variable.
+            let range = if *step > 1 {
+                format!("(({lo})..=({hi})).step_by({step})")
+            } else {
+                format!("({lo})..=({hi})")
+            };
+            out.push(&format!("{pad}for {x} in {range} {{\n"));
             for b in body {
                 checked_node(c, b, depth + 1, out)?;
             }

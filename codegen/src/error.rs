@@ -36,6 +36,10 @@ pub enum GenError {
     /// are not linear in the loop variables, or the tile bounds could not be derived).
     #[error("tiling: {0}")]
     Tiling(String),
+    /// A statement quantifies variables in a way generation cannot handle yet (the
+    /// message names the statement and the variables; see `existential`).
+    #[error("{0}")]
+    Quantified(String),
     /// A cell or time limit of the caller was reached.
     #[error("resource limit: {0}")]
     Stopped(#[from] cad::StopReason),

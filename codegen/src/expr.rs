@@ -32,6 +32,17 @@ pub enum Expr {
         /// Round up instead of down.
         ceil: bool,
     },
+    /// The least integer at or above a lower bound `l` that is congruent to `residue`
+    /// modulo `step`: `step*ceil(offset/step) + residue` with `offset = l - residue`, the
+    /// first value of a strided loop (`step >= 2`).
+    Aligned {
+        /// The lower bound minus the residue.
+        offset: Box<Expr>,
+        /// The residue the loop's values have modulo `step`.
+        residue: Poly,
+        /// The loop's step.
+        step: i64,
+    },
     /// The largest of the parts (e.g. a lower bound that is the max of several).
     Max(Vec<Expr>),
     /// The smallest of the parts (e.g. an upper bound that is the min of several).
@@ -121,6 +132,21 @@ impl Expr {
                     q
                 }
             }
+            Expr::Aligned {
+                offset,
+                residue,
+                step,
+            } => {
+                let m = Int::from(*step);
+                // The offset rounded up to a multiple of m, plus the residue.
+                let (q, rem) = offset.eval(point)?.div_mod_floor(&m);
+                let q = if rem.is_zero() {
+                    q
+                } else {
+                    q.add(&Int::from(1))
+                };
+                q.mul(&m).add(&residue.eval(point))
+            }
             Expr::Isqrt(a) => integer_root(&a.eval(point), 2, false),
             Expr::CeilSqrt(a) => integer_root(&a.eval(point), 2, true),
             Expr::Root { arg, k, ceil } => integer_root(&arg.eval(point)?, *k, *ceil),
@@ -181,6 +207,38 @@ impl Expr {
         })
     }
 
+    /// Adds the variables the expression reads to `out`.
+    pub fn vars_into(&self, out: &mut std::collections::BTreeSet<usize>) {
+        let poly = |p: &Poly, out: &mut std::collections::BTreeSet<usize>| out.extend(p.vars());
+        match self {
+            Expr::Poly(p) | Expr::Isqrt(p) | Expr::CeilSqrt(p) => poly(p, out),
+            Expr::Sum(v) | Expr::Max(v) | Expr::Min(v) => v.iter().for_each(|x| x.vars_into(out)),
+            Expr::Neg(x) | Expr::Root { arg: x, .. } => x.vars_into(out),
+            Expr::FloorDiv(x, d) | Expr::CeilDiv(x, d) => {
+                x.vars_into(out);
+                poly(d, out);
+            }
+            Expr::Aligned {
+                offset, residue, ..
+            } => {
+                offset.vars_into(out);
+                poly(residue, out);
+            }
+            Expr::RootSearch { coeffs, lo, hi, .. } => {
+                coeffs.iter().for_each(|c| poly(c, out));
+                lo.vars_into(out);
+                hi.vars_into(out);
+            }
+        }
+    }
+
+    /// Whether the expression reads variable `v`.
+    pub fn reads(&self, v: usize) -> bool {
+        let mut vs = std::collections::BTreeSet::new();
+        self.vars_into(&mut vs);
+        vs.contains(&v)
+    }
+
     /// The highest variable the expression reads, plus one.
     pub fn nvars(&self) -> usize {
         match self {
@@ -190,6 +248,9 @@ impl Expr {
             }
             Expr::FloorDiv(n, d) | Expr::CeilDiv(n, d) => n.nvars().max(d.nvars()),
             Expr::Neg(e) | Expr::Root { arg: e, .. } => e.nvars(),
+            Expr::Aligned {
+                offset, residue, ..
+            } => offset.nvars().max(residue.nvars()),
             Expr::RootSearch { coeffs, lo, hi, .. } => coeffs
                 .iter()
                 .map(Poly::nvars)
@@ -218,6 +279,15 @@ impl Expr {
             Expr::Neg(e) => Expr::Neg(Box::new(e.subst(var, value))),
             Expr::FloorDiv(n, d) => Expr::FloorDiv(Box::new(n.subst(var, value)), sp(d)),
             Expr::CeilDiv(n, d) => Expr::CeilDiv(Box::new(n.subst(var, value)), sp(d)),
+            Expr::Aligned {
+                offset,
+                residue,
+                step,
+            } => Expr::Aligned {
+                offset: Box::new(offset.subst(var, value)),
+                residue: sp(residue),
+                step: *step,
+            },
             Expr::Isqrt(p) => Expr::Isqrt(sp(p)),
             Expr::CeilSqrt(p) => Expr::CeilSqrt(sp(p)),
             Expr::Root { arg, k, ceil } => Expr::Root {
@@ -269,6 +339,15 @@ impl Expr {
                 arg: Box::new(arg.fold_constants()),
                 k,
                 ceil,
+            },
+            Expr::Aligned {
+                offset,
+                residue,
+                step,
+            } => Expr::Aligned {
+                offset: Box::new(offset.fold_constants()),
+                residue,
+                step,
             },
             Expr::RootSearch {
                 coeffs,

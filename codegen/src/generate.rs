@@ -29,6 +29,9 @@ pub struct GenOptions {
     /// Per statement: the values its macro receives, as polynomials over the file's
     /// variables (tiling passes the original coordinates); `None`: its iterators.
     pub calls: Option<Vec<Vec<Poly>>>,
+    /// Per statement: how many of its leading iterators its macro receives (the others
+    /// are witnesses of quantified variables, see `existential`); `None`: all.
+    pub arity: Option<Vec<usize>>,
     /// Scan affine inputs (unions of polyhedra, several statements, schedules: see
     /// `union`) and tiled problems (where every constraint is linear in each loop
     /// variable with a coefficient of known sign: see `linear`) by Fourier–Motzkin
@@ -58,6 +61,7 @@ impl Default for GenOptions {
             convex: false,
             pruning: Vec::new(),
             calls: None,
+            arity: None,
             linear: true,
             separation: None,
             clamp: None,
@@ -84,6 +88,19 @@ pub fn generate(
     opts: &GenOptions,
     stats: &LiftStats,
 ) -> Result<Generated, GenError> {
+    // Quantified variables become witness loops after the iterators (see `existential`).
+    if let Some(w) = crate::existential::witness(problem).map_err(GenError::Quantified)? {
+        if opts.order.is_some() {
+            return Err(GenError::Order(
+                "statements with quantified variables or integer divisions keep the file's order for now".into(),
+            ));
+        }
+        let opts = GenOptions {
+            arity: Some(w.arity),
+            ..opts.clone()
+        };
+        return generate(&w.problem, &opts, stats);
+    }
     let nparams = problem.params.len();
     let depth = problem.depth();
     let file_vars = problem.vars();
@@ -157,7 +174,8 @@ pub fn generate(
             )));
         }
         formulas.push(Formula::and(parts));
-        stmt_args.push((0..s.iterators.len()).map(|q| map[nparams + q]).collect());
+        let arity = opts.arity.as_ref().map_or(s.iterators.len(), |a| a[k]);
+        stmt_args.push((0..arity).map(|q| map[nparams + q]).collect());
         times.push(time);
     }
     let mut context = vec![problem.context.tighten_strict()];
@@ -174,7 +192,11 @@ pub fn generate(
         .iter()
         .enumerate()
         .map(|(k, s)| {
-            let arity = calls.as_ref().map_or(s.iterators.len(), |c| c[k].len());
+            let arity = match (&calls, &opts.arity) {
+                (Some(c), _) => c[k].len(),
+                (None, Some(a)) => a[k],
+                (None, None) => s.iterators.len(),
+            };
             (s.name.clone(), arity)
         })
         .collect();
@@ -329,6 +351,12 @@ pub fn generate(
             crate::simplify::inline_single_iterations(nodes)
         };
         (nodes, Some(cad), pruning)
+    };
+    // Strides last: the passes above read loops with step 1 only.
+    let nodes = if opts.raw {
+        nodes
+    } else {
+        crate::stride::strides(nodes)
     };
     Ok(Generated {
         vars,

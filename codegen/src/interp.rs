@@ -64,6 +64,7 @@ pub fn run(
                 var,
                 lower,
                 upper,
+                step,
                 body,
             } => {
                 let lo = lower.eval(point)?;
@@ -75,7 +76,7 @@ pub fn run(
                 while x <= hi {
                     point[*var] = x.clone();
                     run(body, point, budget, visit)?;
-                    x = x.add(&Int::from(1));
+                    x = x.add(&Int::from(*step));
                 }
             }
         }

@@ -229,6 +229,7 @@ fn several(
                 var: s.levels[0].0,
                 lower: lo,
                 upper: hi,
+                step: 1,
                 body: vec![call(input, s.stmt)],
             }];
             body.extend(wrap_guards(&s.guards, np, facts, inner)?);
@@ -238,6 +239,7 @@ fn several(
                 var: stmts[0].levels[k].0,
                 lower: lo.clone(),
                 upper: hi.clone(),
+                step: 1,
                 body,
             }];
         }
@@ -276,6 +278,7 @@ fn several(
             var: stmts[0].levels[k].0,
             lower: lo,
             upper: hi,
+            step: 1,
             body,
         }];
     }
@@ -304,6 +307,7 @@ fn shared_start(
         var: v,
         lower,
         upper,
+        step: 1,
         body,
     };
     let mut body = vec![
@@ -316,6 +320,7 @@ fn shared_start(
             var: a.levels[k].0,
             lower: lo.clone(),
             upper: hi.clone(),
+            step: 1,
             body,
         }];
     }
@@ -379,6 +384,7 @@ fn nest(v: usize, level: Level, body: Vec<Node>) -> Vec<Node> {
         var: v,
         lower,
         upper,
+        step: 1,
         body,
     };
     // Each part ends before the next excluded interval and starts after the previous

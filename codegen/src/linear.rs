@@ -440,6 +440,7 @@ fn single(input: &LinearInput, e: &Eliminated, s: usize, np: usize, from: usize)
             var: v,
             lower: level.lower_expr(),
             upper: level.upper_expr(),
+            step: 1,
             body,
         }];
     }
@@ -485,6 +486,7 @@ fn several(
             var: v,
             lower: combine(lowers, Expr::Min),
             upper: combine(uppers, Expr::Max),
+            step: 1,
             body,
         }];
     }
@@ -519,6 +521,7 @@ fn separate(
             var: v,
             lower: level.lower_expr(),
             upper: level.upper_expr(),
+            step: 1,
             body: box_nest,
         }];
     }
@@ -589,6 +592,7 @@ impl Splitter<'_> {
             var: v,
             lower,
             upper,
+            step: 1,
             body,
         };
         let mut out = Vec::new();

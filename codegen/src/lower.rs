@@ -203,6 +203,7 @@ impl Lowering<'_> {
                     var: k,
                     lower,
                     upper,
+                    step: 1,
                     body,
                 });
             }
@@ -581,6 +582,8 @@ fn body_is_total(body: &[Node]) -> bool {
             Expr::Poly(_) | Expr::Isqrt(_) | Expr::CeilSqrt(_) => true,
             Expr::Sum(es) | Expr::Max(es) | Expr::Min(es) => es.iter().all(expr_ok),
             Expr::Neg(e) | Expr::Root { arg: e, .. } => expr_ok(e),
+            // Strided loops are made after lowering.
+            Expr::Aligned { .. } => false,
             Expr::FloorDiv(n, d) | Expr::CeilDiv(n, d) => {
                 d.constant_value().is_some_and(|c| c.signum() > 0) && expr_ok(n)
             }

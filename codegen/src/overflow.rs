@@ -47,6 +47,8 @@ pub enum ANode {
         lower: Site,
         /// The inclusive upper bound.
         upper: Site,
+        /// The increment.
+        step: i64,
         /// The loop's body.
         body: Vec<ANode>,
     },
@@ -96,11 +98,13 @@ impl Program {
                             var,
                             lower,
                             upper,
+                            step,
                             body,
                         } => {
                             let x = c.vars.name(*var);
                             ANode::Loop {
                                 var: *var,
+                                step: *step,
                                 lower: site(c, lower, format!("lower bound of the loop over {x}"))?,
                                 upper: site(c, upper, format!("upper bound of the loop over {x}"))?,
                                 body: walk(c, body)?,
@@ -194,6 +198,7 @@ fn check_nodes(nodes: &[ANode], env: &mut Vec<Option<Iv>>) -> Result<(), Overflo
                 var,
                 lower,
                 upper,
+                step,
                 body,
             } => {
                 let (Some(l), Some(u)) = (eval_site(lower, env)?, eval_site(upper, env)?) else {
@@ -202,8 +207,8 @@ fn check_nodes(nodes: &[ANode], env: &mut Vec<Option<Iv>>) -> Result<(), Overflo
                 if l.lo > u.hi {
                     continue; // the body never runs
                 }
-                // `x += 1` after the last iteration, at x = upper.
-                if u.hi >= I64_MAX {
+                // `x += step` after the last iteration, at most at x = upper.
+                if u.hi > I64_MAX - i128::from(*step) {
                     return Err(Overflow {
                         operation: "loop increment (the upper bound may be INT64_MAX)".into(),
                         site: upper.what.clone(),

@@ -78,6 +78,7 @@ pub fn inline_single_iterations(nodes: Vec<Node>) -> Vec<Node> {
                 lower: Expr::Poly(l),
                 upper: Expr::Poly(u),
                 body,
+                ..
             } if l == u => {
                 let body = body.iter().map(|b| b.subst(var, &l)).collect();
                 out.extend(inline_single_iterations(body));

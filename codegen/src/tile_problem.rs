@@ -65,6 +65,16 @@ pub fn tile_problem(problem: &Problem, how: &Tiling) -> Result<TiledProblem, Str
             "tiling a problem with a schedule is not supported; tile the iterators of a problem without one".into(),
         );
     }
+    if let Some(s) = problem
+        .statements
+        .iter()
+        .find(|s| !s.existentials.is_empty())
+    {
+        return Err(format!(
+            "tiling a statement with quantified variables or integer divisions ({}) is not supported yet",
+            s.name
+        ));
+    }
     let n = spec.sizes.len();
     if let Some(s) = problem.statements.iter().find(|s| s.iterators.len() != n) {
         return Err(format!(
@@ -90,6 +100,7 @@ pub fn tile_problem(problem: &Problem, how: &Tiling) -> Result<TiledProblem, Str
             name: s.name.clone(),
             iterators: t.loops.clone(),
             domain: d.clone(),
+            existentials: Vec::new(),
             span: s.span,
         })
         .collect();

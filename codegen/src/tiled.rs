@@ -167,6 +167,7 @@ pub fn generate_clamped(
             var: t_var(k),
             lower: lo.clone(),
             upper: hi.clone(),
+            step: 1,
             body: tiles,
         }];
     }
@@ -238,6 +239,7 @@ impl Clamp<'_> {
                 lower,
                 upper,
                 body,
+                ..
             } => {
                 let k = var - self.np;
                 debug_assert!(k < self.n);
@@ -249,6 +251,7 @@ impl Clamp<'_> {
                     var: (self.o_var)(k),
                     lower: lo,
                     upper: hi,
+                    step: 1,
                     body: self.nodes(body),
                 }
             }
@@ -315,10 +318,12 @@ fn bind_box(
             var: lo,
             lower: l.clone(),
             upper: l,
+            step: 1,
             body: vec![Node::Loop {
                 var: hi,
                 lower: h.clone(),
                 upper: h,
+                step: 1,
                 body: inner.to_vec(),
             }],
         });

@@ -489,6 +489,7 @@ impl Scanner<'_> {
             var: v,
             lower: piece.lower,
             upper: piece.upper,
+            step: 1,
             body,
         };
         Some(self.guarded(ctx, &outside, vec![lp]))

@@ -6,8 +6,9 @@
 //! domain) back in its own syntax, which is close to polyscan's input language; the
 //! printed text is then rewritten into polyscan's form: one entry per statement (isl's
 //! disjuncts joined with `or`), plain iterator names (isl prints fixed coordinates such as
-//! `S[0, i]`; they become equalities), time vectors padded to one length. Anything polyscan
-//! cannot express (existentials, integer division, piecewise schedules) is reported as
+//! `S[0, i]`; they become equalities), time vectors padded to one length. Existentials and
+//! integer divisions pass through in domains (polyscan reads them there); anything polyscan
+//! cannot express (divisions in schedules and contexts, piecewise schedules) is reported as
 //! not convertible. The options are ignored: they change the shape of isl's code, not the
 //! instances it runs.
 
@@ -21,8 +22,8 @@ pub enum ConvertError {
     /// isl could not read or print the file's objects (or is not linked).
     #[error("{0}")]
     Isl(#[from] IslError),
-    /// The file uses something polyscan's input language lacks (existentials, integer
-    /// division, piecewise schedules, an empty domain, ...); the text says what.
+    /// The file uses something polyscan's input language lacks (integer division outside
+    /// domains, piecewise schedules, an empty domain, ...); the text says what.
     #[error("not expressible in polyscan's input language: {0}")]
     Unsupported(String),
     /// A file or isl's printed text did not have the expected shape (or could not be read).
@@ -146,6 +147,17 @@ fn check_expressible(text: &str) -> Result<(), ConvertError> {
     Ok(())
 }
 
+/// Constraints of a statement's domain: there polyscan reads isl's existentials and
+/// integer divisions too.
+fn check_domain_expressible(text: &str) -> Result<(), ConvertError> {
+    for bad in ["min", "max", "?"] {
+        if text.contains(bad) {
+            return Err(ConvertError::Unsupported(format!("'{bad}' in {text}")));
+        }
+    }
+    Ok(())
+}
+
 /// `Name[a, b]` and what follows it.
 fn tuple(entry: &str) -> Result<(String, Vec<String>, String), ConvertError> {
     let open = entry
@@ -235,7 +247,7 @@ pub fn convert(isl: &Isl, schedule: &str, context: &str) -> Result<String, Conve
         let iters: Vec<String> = (0..elems.len()).map(iter_name).collect();
         let (map, mut parts) = canonical(&elems, &iters, &params)?;
         if let Some(c) = rest.strip_prefix(':') {
-            check_expressible(c)?;
+            check_domain_expressible(c)?;
             if !c.trim().is_empty() {
                 parts.push(format!("({})", rename(c.trim(), &map)));
             }

@@ -235,8 +235,24 @@ pub fn from_problem(problem: &Problem) -> Result<IslInput, NotAffine> {
         names.extend(iters.iter().cloned());
         let tuple = format!("{}[{}]", statements[k], iters.join(", "));
         let place = format!("the domain of {}", s.name);
-        let dom = formula_text(&s.domain, &names, &place)?;
-        dom_parts.push(format!("{tuple} : {dom}"));
+        // Quantified variables (`exists`, integer divisions, whose defining constraints
+        // are in the domain) follow the iterators, as isl's own existentials.
+        let quantified: Vec<String> = s
+            .existentials
+            .iter()
+            .map(|e| pick(&e.name, "e", &mut local))
+            .collect();
+        let mut all = names.clone();
+        all.extend(quantified.iter().cloned());
+        let dom = formula_text(&s.domain, &all, &place)?;
+        if quantified.is_empty() {
+            dom_parts.push(format!("{tuple} : {dom}"));
+        } else {
+            dom_parts.push(format!(
+                "{tuple} : exists ({} : {dom})",
+                quantified.join(", ")
+            ));
+        }
         let mut range = Vec::new();
         if let Some(entries) = &problem.schedule {
             let place = format!("the schedule of {}", s.name);
@@ -289,6 +305,18 @@ mod tests {
         let e = from_problem(&p).unwrap_err();
         assert_eq!(e.place, "the domain of S");
         assert_eq!(e.degree, 2);
+    }
+
+    #[test]
+    fn quantified_variables_are_isl_existentials() {
+        let p = parse_problem("[n] -> { S[i] : 0 <= i <= n and i mod 3 = 1 }").unwrap();
+        let x = from_problem(&p).unwrap();
+        assert!(x.domain.contains("exists (e0 : "), "{}", x.domain);
+        assert!(
+            x.domain.contains(" mod ") || x.domain.contains("e0"),
+            "{}",
+            x.domain
+        );
     }
 
     #[test]

@@ -157,26 +157,6 @@ pub fn blocked_nest(
     })
 }
 
-/// Variables an expression mentions.
-fn expr_vars(e: &Expr, out: &mut BTreeSet<usize>) {
-    let poly = |p: &Poly, out: &mut BTreeSet<usize>| out.extend(p.vars());
-    match e {
-        Expr::Poly(p) | Expr::Isqrt(p) | Expr::CeilSqrt(p) => poly(p, out),
-        Expr::Sum(v) | Expr::Max(v) | Expr::Min(v) => v.iter().for_each(|x| expr_vars(x, out)),
-        Expr::Neg(x) => expr_vars(x, out),
-        Expr::FloorDiv(x, d) | Expr::CeilDiv(x, d) => {
-            expr_vars(x, out);
-            poly(d, out);
-        }
-        Expr::Root { arg, .. } => expr_vars(arg, out),
-        Expr::RootSearch { coeffs, lo, hi, .. } => {
-            coeffs.iter().for_each(|c| poly(c, out));
-            expr_vars(lo, out);
-            expr_vars(hi, out);
-        }
-    }
-}
-
 /// Whether `node` is a complete point-loop nest `o1 { o2 { ... { S } } }`, and whether
 /// its bounds mention no tile or point coordinate: the constant-shaped loops the linear
 /// scanner gives full tiles (partial tiles clamp their point loops with `t`).
@@ -189,6 +169,7 @@ fn point_nest(node: &Node, t_vars: &[usize], o_vars: &[usize]) -> Option<bool> {
             lower,
             upper,
             body,
+            ..
         } = cur
         else {
             return None;
@@ -197,8 +178,8 @@ fn point_nest(node: &Node, t_vars: &[usize], o_vars: &[usize]) -> Option<bool> {
             return None;
         }
         let mut vs = BTreeSet::new();
-        expr_vars(lower, &mut vs);
-        expr_vars(upper, &mut vs);
+        lower.vars_into(&mut vs);
+        upper.vars_into(&mut vs);
         if vs.iter().any(|v| t_vars.contains(v) || o_vars.contains(v)) {
             full = false;
         }

@@ -84,7 +84,7 @@ pub use coeff::Coeff;
 pub use factor::{factor, factor_univariate, Factorization};
 pub use int::Int;
 pub use mono::Mono;
-pub use parse::{ParseError, MAX_EXPONENT};
+pub use parse::{Divisions, ParseError, MAX_EXPONENT};
 pub use poly::Poly;
 pub use print::CPrintError;
 pub use rat::Rat;

@@ -10,6 +10,12 @@
 //! ```
 //! A number immediately followed by an identifier or `(` multiplies it. Division,
 //! decimals, negative exponents and any other character are errors naming the column.
+//!
+//! Embedded in a language with integer division ([`Poly::parse_prefix_with`]), a term may
+//! also be `unary ("mod" | "%") divisor` and an atom `floor(expr / divisor)`,
+//! `ceil(expr / divisor)` or `[expr / divisor]` (isl's syntax), with a positive integer
+//! constant as divisor; the embedding says which polynomial stands for each floor
+//! ([`Divisions`]), and `ceil` and `mod` are written through it.
 
 use crate::coeff::Coeff;
 use crate::int::Int;
@@ -119,7 +125,21 @@ enum Tok {
     Caret,
     LParen,
     RParen,
+    Slash,
+    Percent,
+    LBracket,
+    RBracket,
     End,
+}
+
+/// What a language that embeds polynomials makes of an integer division: the parser reads
+/// `floor(e/d)`, `ceil(e/d)`, `[e/d]`, `e mod d` and `e % d`, and asks for the polynomial
+/// that stands for `floor(e/d)` (typically a new variable `q` with `d*q <= e <= d*q + d - 1`);
+/// `ceil(e/d)` is `floor((e + d - 1)/d)` and `e mod d` is `e - d*floor(e/d)`.
+pub trait Divisions {
+    /// The polynomial for `floor(numerator / denominator)`, `denominator > 0`; an error
+    /// message (reported at the division) when the embedding refuses it.
+    fn floor(&mut self, numerator: &Poly, denominator: &Int) -> Result<Poly, String>;
 }
 
 impl Tok {
@@ -133,6 +153,10 @@ impl Tok {
             Tok::Caret => "'^'".into(),
             Tok::LParen => "'('".into(),
             Tok::RParen => "')'".into(),
+            Tok::Slash => "'/'".into(),
+            Tok::Percent => "'%'".into(),
+            Tok::LBracket => "'['".into(),
+            Tok::RBracket => "']'".into(),
             Tok::End => "end of input".into(),
         }
     }
@@ -155,11 +179,13 @@ fn error(src: &str, offset: usize, message: impl Into<String>) -> ParseError {
 
 /// Lexes `src[start..]`. In prefix mode (`reserved` is `Some`) lexing ends, without an
 /// error, at the first character that cannot occur in a polynomial or at a reserved
-/// word; otherwise such a character is an error.
+/// word; otherwise such a character is an error. With `divisions`, `/`, `%`, `[` and `]`
+/// are tokens.
 fn lex(
     src: &str,
     start: usize,
     reserved: Option<&[&str]>,
+    divisions: bool,
 ) -> Result<Vec<(Tok, usize)>, ParseError> {
     let mut toks = Vec::new();
     let bytes = src.as_bytes();
@@ -218,6 +244,10 @@ fn lex(
                 '^' => Tok::Caret,
                 '(' => Tok::LParen,
                 ')' => Tok::RParen,
+                '/' if divisions => Tok::Slash,
+                '%' if divisions => Tok::Percent,
+                '[' if divisions => Tok::LBracket,
+                ']' if divisions => Tok::RBracket,
                 '/' => return Err(error(src, i, "division is not allowed in a polynomial")),
                 '.' => return Err(error(src, i, "decimal numbers are not allowed")),
                 _ if reserved.is_some() => {
@@ -244,6 +274,10 @@ struct Parser<'a> {
     toks: Vec<(Tok, usize)>,
     pos: usize,
     vars: &'a mut Vars,
+    divisions: Option<&'a mut dyn Divisions>,
+    /// How many `floor(`, `ceil(` or `[` enclose the position: a `/` there ends the
+    /// numerator instead of being an error.
+    quotients: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -340,6 +374,20 @@ impl<'a> Parser<'a> {
                     }
                     acc = acc.mul(&factor);
                 }
+                Tok::Slash if self.quotients > 0 => return Ok(acc),
+                Tok::Slash => return Err(self.err(
+                    "division is allowed only as integer division: floor(e/d), ceil(e/d) or [e/d]",
+                )),
+                Tok::Percent => {
+                    let at = self.offset();
+                    self.bump();
+                    acc = self.remainder(acc, at)?;
+                }
+                Tok::Ident(w) if w == "mod" && self.divisions.is_some() => {
+                    let at = self.offset();
+                    self.bump();
+                    acc = self.remainder(acc, at)?;
+                }
                 _ => return Ok(acc),
             }
         }
@@ -364,6 +412,7 @@ impl<'a> Parser<'a> {
         let base = if was_number {
             // `2x`, `2(x+1)`, `3x^2`: a number followed by a variable or a parenthesis.
             match self.peek() {
+                Tok::Ident(w) if w == "mod" && self.divisions.is_some() => base,
                 Tok::Ident(_) | Tok::LParen => base.mul(&self.power()?),
                 _ => self.exponent(base)?,
             }
@@ -459,6 +508,21 @@ impl<'a> Parser<'a> {
                 self.bump();
                 Ok((Poly::constant(Int::from_bigint(n)), true))
             }
+            Tok::Ident(name)
+                if self.divisions.is_some()
+                    && (name == "floor" || name == "ceil")
+                    && self.toks.get(self.pos + 1).map(|t| &t.0) == Some(&Tok::LParen) =>
+            {
+                self.bump();
+                self.bump();
+                let q = self.quotient(Tok::RParen, "')'", name == "ceil", at)?;
+                Ok((q, false))
+            }
+            Tok::LBracket if self.divisions.is_some() => {
+                self.bump();
+                let q = self.quotient(Tok::RBracket, "']'", false, at)?;
+                Ok((q, false))
+            }
             Tok::Ident(name) => {
                 self.bump();
                 match self.vars.intern(&name) {
@@ -485,6 +549,68 @@ impl<'a> Parser<'a> {
             _ => Err(self.expected("a number, a variable or '('")),
         }
     }
+
+    /// `floor(e / d)` through the embedding, `at` the offset of the division.
+    fn floor(&mut self, e: &Poly, d: &Int, at: usize) -> Result<Poly, ParseError> {
+        let src = self.src;
+        match self.divisions.as_mut() {
+            Some(div) => div.floor(e, d).map_err(|m| error(src, at, m)),
+            None => Err(error(src, at, "integer division is not allowed here")),
+        }
+    }
+
+    /// The rest of `floor(`, `ceil(` or `[` after the opening token: `expr ("/" divisor)?`
+    /// and the closing token. Without a divisor the value is the expression itself.
+    fn quotient(
+        &mut self,
+        close: Tok,
+        what: &str,
+        ceil: bool,
+        at: usize,
+    ) -> Result<Poly, ParseError> {
+        self.quotients += 1;
+        let e = self.expr();
+        self.quotients -= 1;
+        let e = e?;
+        let q = if *self.peek() == Tok::Slash {
+            self.bump();
+            let d = self.divisor()?;
+            let e = if ceil {
+                e.add(&Poly::constant(d.clone())).sub(&Poly::one())
+            } else {
+                e
+            };
+            self.floor(&e, &d, at)?
+        } else {
+            e
+        };
+        if *self.peek() != close {
+            return Err(self.expected(&format!("'/' or {what}")));
+        }
+        self.bump();
+        Ok(q)
+    }
+
+    /// `acc mod d` after the operator (at `at`): `acc - d*floor(acc/d)`.
+    fn remainder(&mut self, acc: Poly, at: usize) -> Result<Poly, ParseError> {
+        let d = self.divisor()?;
+        let q = self.floor(&acc, &d, at)?;
+        Ok(acc.sub(&q.mul(&Poly::constant(d))))
+    }
+
+    /// A divisor: a positive integer, possibly in parentheses or a constant expression.
+    fn divisor(&mut self) -> Result<Int, ParseError> {
+        let at = self.offset();
+        let (d, _) = self.atom()?;
+        match d.constant_value() {
+            Some(c) if c.signum() > 0 => Ok(c),
+            _ => Err(error(
+                self.src,
+                at,
+                "the divisor of an integer division must be a positive integer constant",
+            )),
+        }
+    }
 }
 
 impl Poly<Int> {
@@ -500,8 +626,8 @@ impl Poly<Int> {
     /// assert_eq!(err.column, 3);
     /// ```
     pub fn parse(src: &str, vars: &mut Vars) -> Result<Poly, ParseError> {
-        let toks = lex(src, 0, None)?;
-        let (e, p) = parse_one(src, toks, vars, "empty input: expected a polynomial")?;
+        let toks = lex(src, 0, None, false)?;
+        let (e, p) = parse_one(src, toks, vars, None, "empty input: expected a polynomial")?;
         if *p.peek() != Tok::End {
             return Err(p.expected("an operator or the end of the polynomial"));
         }
@@ -529,8 +655,41 @@ impl Poly<Int> {
         vars: &mut Vars,
         reserved: &[&str],
     ) -> Result<(Poly, usize), ParseError> {
-        let toks = lex(src, start, Some(reserved))?;
-        let (e, p) = parse_one(src, toks, vars, "expected a polynomial")?;
+        let toks = lex(src, start, Some(reserved), false)?;
+        let (e, p) = parse_one(src, toks, vars, None, "expected a polynomial")?;
+        Ok((e, p.offset()))
+    }
+
+    /// [`Poly::parse_prefix`] in a language with integer division: `floor(e/d)`,
+    /// `ceil(e/d)`, `[e/d]`, `e mod d` and `e % d` are read, and `divisions` gives the
+    /// polynomial for each floor.
+    ///
+    /// ```
+    /// use polys::{Divisions, Int, Poly, Vars};
+    /// // Each floor becomes a new variable q, recorded with its division.
+    /// struct Quotients(Vec<(Poly, Int)>);
+    /// impl Divisions for Quotients {
+    ///     fn floor(&mut self, e: &Poly, d: &Int) -> Result<Poly, String> {
+    ///         self.0.push((e.clone(), d.clone()));
+    ///         Ok(Poly::var(1))
+    ///     }
+    /// }
+    /// let mut vars = Vars::from_names(["i", "q"]);
+    /// let mut qs = Quotients(Vec::new());
+    /// let (p, end) = Poly::parse_prefix_with("i mod 4 = 1", 0, &mut vars, &[], &mut qs).unwrap();
+    /// assert_eq!(p.to_text(&vars), "-4*q + i");
+    /// assert_eq!(end, 8);
+    /// assert_eq!(qs.0[0].1, Int::from(4));
+    /// ```
+    pub fn parse_prefix_with(
+        src: &str,
+        start: usize,
+        vars: &mut Vars,
+        reserved: &[&str],
+        divisions: &mut dyn Divisions,
+    ) -> Result<(Poly, usize), ParseError> {
+        let toks = lex(src, start, Some(reserved), true)?;
+        let (e, p) = parse_one(src, toks, vars, Some(divisions), "expected a polynomial")?;
         Ok((e, p.offset()))
     }
 }
@@ -541,6 +700,7 @@ fn parse_one<'a>(
     src: &'a str,
     toks: Vec<(Tok, usize)>,
     vars: &'a mut Vars,
+    divisions: Option<&'a mut dyn Divisions>,
     empty: &str,
 ) -> Result<(Poly, Parser<'a>), ParseError> {
     let mut p = Parser {
@@ -548,6 +708,8 @@ fn parse_one<'a>(
         toks,
         pos: 0,
         vars,
+        divisions,
+        quotients: 0,
     };
     if *p.peek() == Tok::End {
         return Err(p.err(empty));
@@ -602,5 +764,74 @@ mod tests {
             parse("123456789012345678901234567890*x").unwrap(),
             "123456789012345678901234567890*x"
         );
+    }
+}
+
+#[cfg(test)]
+mod division_tests {
+    use super::*;
+
+    /// Records each floor and stands a new variable for it.
+    struct Record(Vec<(String, Int)>, usize);
+    impl Divisions for Record {
+        fn floor(&mut self, e: &Poly, d: &Int) -> Result<Poly, String> {
+            let vars = Vars::from_names(["i", "j", "q0", "q1", "q2"]);
+            self.0.push((e.to_text(&vars), d.clone()));
+            self.1 += 1;
+            Ok(Poly::var(1 + self.1))
+        }
+    }
+
+    /// The polynomial's text, each floor's numerator text and divisor, and the end.
+    type Read = (String, Vec<(String, Int)>, usize);
+
+    fn read(src: &str) -> Result<Read, ParseError> {
+        let mut vars = Vars::from_names(["i", "j", "q0", "q1", "q2"]);
+        let mut r = Record(Vec::new(), 0);
+        let (p, end) = Poly::parse_prefix_with(src, 0, &mut vars, &[], &mut r)?;
+        Ok((p.to_text(&vars), r.0, end))
+    }
+
+    #[test]
+    fn isl_division_forms() {
+        let (p, divs, _) = read("floor((i + j)/4) + [i/2]").unwrap();
+        assert_eq!(p, "q1 + q0");
+        assert_eq!(divs[0], ("j + i".to_string(), Int::from(4)));
+        assert_eq!(divs[1], ("i".to_string(), Int::from(2)));
+        // ceil(e/d) = floor((e + d - 1)/d); mod binds like '*'.
+        let (p, divs, _) = read("ceil(i/3)").unwrap();
+        assert_eq!((p.as_str(), divs[0].0.as_str()), ("q0", "i + 2"));
+        let (p, _, end) = read("j + i % 3 <= 2").unwrap();
+        assert_eq!(p, "-3*q0 + j + i");
+        assert_eq!(end, 10);
+        let (p, _, _) = read("2*i mod (3)").unwrap();
+        assert_eq!(p, "-3*q0 + 2*i");
+    }
+
+    #[test]
+    fn bad_divisions_name_the_column() {
+        let e = read("floor(i/0)").unwrap_err();
+        assert_eq!(e.column, 9);
+        assert!(e.message.contains("positive integer constant"), "{e}");
+        assert_eq!(read("i mod j").unwrap_err().column, 7);
+        let mut vars = Vars::from_names(["i"]);
+        struct Refuse;
+        impl Divisions for Refuse {
+            fn floor(&mut self, _: &Poly, _: &Int) -> Result<Poly, String> {
+                Err("no".into())
+            }
+        }
+        // A refused remainder is reported at its operator.
+        let e = Poly::parse_prefix_with("i % 2", 0, &mut vars, &[], &mut Refuse).unwrap_err();
+        assert_eq!(e.column, 3);
+        assert_eq!(read("floor(i/2").unwrap_err().column, 10);
+        assert_eq!(read("floor(i/0)").unwrap_err().column, 9);
+        // A slash outside floor, ceil and [...] is no division of polynomials.
+        let e = read("i/2 + floor(i/2)").unwrap_err();
+        assert_eq!(e.column, 2);
+        assert!(e.message.contains("integer division"), "{e}");
+        // Without the embedding, division stays an error.
+        let mut vars = Vars::from_names(["i"]);
+        assert!(Poly::parse_prefix("i/2", 0, &mut vars, &[]).is_err());
     }
 }

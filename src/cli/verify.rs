@@ -118,7 +118,34 @@ pub fn run(args: VerifyArgs) -> Result<(), Diagnostic> {
         let got = prog
             .run_with_timeout(params, Some(limit))
             .map_err(verify_error)?;
+        let quantified = out
+            .original
+            .statements
+            .iter()
+            .any(|s| !s.existentials.is_empty());
         let (expected, bx) = match &out.tiled {
+            None if quantified => {
+                // Brute force the original domain, searching the quantified variables,
+                // independently of the witness loops.
+                let bx = original_box(&got, out.original.depth(), 4);
+                let reach = bx
+                    .iter()
+                    .flat_map(|&(l, h)| [l, h])
+                    .chain(params.iter().copied())
+                    .map(|v| v.saturating_abs())
+                    .max()
+                    .unwrap_or(0)
+                    .saturating_mul(2)
+                    .saturating_add(8);
+                let expected = codegen::existential::brute_force(&out.original, params, &bx, reach)
+                    .map_err(|volume| {
+                        Diagnostic::new(
+                            ExitCode::Resource,
+                            format!("{volume} points and witnesses are too many to enumerate"),
+                        )
+                    })?;
+                (expected, bx)
+            }
             None => {
                 let bx = box_around(&got, g, 4);
                 (brute_force(g, params, &bx).map_err(verify_error)?, bx)

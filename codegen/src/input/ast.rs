@@ -2,7 +2,7 @@
 //! an optional schedule, all over one shared variable list.
 
 use cad::formula::Formula;
-use polys::{Poly, Vars};
+use polys::{Int, Poly, Vars};
 
 /// A byte range of the input, for error messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -21,10 +21,37 @@ pub struct Statement {
     /// The statement's own iterator names; iterator `k` is variable `params + k` of
     /// [`Problem::vars`].
     pub iterators: Vec<String>,
-    /// The domain over parameters and iterators (shared variable indices).
+    /// The domain over parameters, iterators (shared variable indices) and then the
+    /// statement's quantified variables: quantified variable `k` is variable
+    /// `params + iterators.len() + k` of the domain.
     pub domain: Formula,
+    /// Variables the domain quantifies existentially (`exists` and integer divisions).
+    pub existentials: Vec<Existential>,
     /// Where the statement (name, iterators and domain) is in the input.
     pub span: Span,
+}
+
+/// A variable of a statement's domain that is not an iterator: bound by `exists`, or
+/// standing for an integer division of the input (`floor(e/d)`, `e mod d`, ...), whose
+/// defining constraints `d*q <= e <= d*q + d - 1` are part of the domain.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Existential {
+    /// The name in the input, or a fresh one (`e0`, ...) for a division.
+    pub name: String,
+    /// `Some((e, d))` when the variable is `floor(e/d)` (`e` over the variables before
+    /// it); `None` for a variable bound by `exists`.
+    pub division: Option<(Poly, Int)>,
+}
+
+impl Statement {
+    /// The statement's domain variables: the problem's parameters, its iterators, its
+    /// quantified variables.
+    pub fn domain_vars(&self, params: &[String]) -> Vars {
+        let mut names = params.to_vec();
+        names.extend(self.iterators.iter().cloned());
+        names.extend(self.existentials.iter().map(|e| e.name.clone()));
+        Vars::from_names(names)
+    }
 }
 
 /// An affine schedule of one statement: the time vector as polynomials over the

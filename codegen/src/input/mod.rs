@@ -11,8 +11,9 @@ mod ast;
 mod error;
 mod parse;
 mod print;
+mod quantifiers;
 
-pub use ast::{Problem, ScheduleEntry, Span, Statement};
+pub use ast::{Existential, Problem, ScheduleEntry, Span, Statement};
 pub use error::InputError;
 pub use parse::{parse_context, parse_problem};
 

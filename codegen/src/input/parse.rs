@@ -8,21 +8,30 @@
 //!            | NAME "[" names "]" "->" "[" exprs "]"     a schedule entry (map)
 //! formula   := conj (("or" | "||") conj)*
 //! conj      := unary (("and" | "&&") unary)*
-//! unary     := ("not" | "!") unary | "(" formula ")" | "true" | "false" | chain
+//! unary     := ("not" | "!") unary | "(" formula ")" | "true" | "false" | exists | chain
+//! exists    := "exists" "(" binders ":" formula ")" | "exists" binders ":" formula
+//! binders   := NAME ("=" polynomial)? ("," NAME ("=" polynomial)?)*
 //! chain     := exprs (relop exprs)+        relop: < <= = == != >= >
 //! exprs     := polynomial ("," polynomial)*   (isl's `0 <= i, j < n`)
 //! ```
 //! Comments run from `#` to the end of the line. Polynomials are read by
-//! [`polys::Poly::parse_prefix`] with the parameters and the statement's iterators as the
-//! only known names.
+//! [`polys::Poly::parse_prefix_with`] with the parameters, the statement's iterators and
+//! the names bound by enclosing `exists` as the only known names; in statement domains
+//! they may contain isl's integer divisions (`floor(e/d)`, `ceil(e/d)`, `[e/d]`,
+//! `e mod d`, `e % d`), each a quantified variable (see `quantifiers`). An `exists` under
+//! `not` (a universal quantifier) is refused.
 
 use super::ast::{Problem, ScheduleEntry, Span, Statement};
 use super::error::InputError;
+use super::quantifiers::{NoDivisions, Quantified};
 use cad::formula::{Atom, Formula, Rel};
 use polys::{Poly, Vars};
 
-/// Words that cannot name a variable.
-const KEYWORDS: [&str; 5] = ["and", "or", "not", "true", "false"];
+/// Words that end a polynomial and cannot name a variable.
+const KEYWORDS: [&str; 6] = ["and", "or", "not", "true", "false", "exists"];
+
+/// Words of integer division, which cannot name a variable either.
+const DIVISION_WORDS: [&str; 3] = ["mod", "floor", "ceil"];
 
 /// Words the generated C and Rust cannot use as variable or statement names: keywords of
 /// either language and the names the emitted code itself uses.
@@ -121,11 +130,7 @@ fn not_a_code_name(name: &str) -> Option<&'static str> {
 /// ```
 pub fn parse_problem(src: &str) -> Result<Problem, InputError> {
     let blanked = blank_comments(src);
-    let mut p = Parser {
-        src: &blanked,
-        orig: src,
-        pos: 0,
-    };
+    let mut p = Parser::new(&blanked, src);
     p.file()
 }
 
@@ -133,11 +138,7 @@ pub fn parse_problem(src: &str) -> Result<Problem, InputError> {
 /// given parameters.
 pub fn parse_context(src: &str, params: &[String]) -> Result<Formula, InputError> {
     let blanked = blank_comments(src);
-    let mut p = Parser {
-        src: &blanked,
-        orig: src,
-        pos: 0,
-    };
+    let mut p = Parser::new(&blanked, src);
     p.ws();
     if p.peek_char() == Some('[') || p.peek_char() == Some('{') {
         let item = p.item()?;
@@ -186,6 +187,13 @@ struct Parser<'a> {
     /// The input as given, for error lines.
     orig: &'a str,
     pos: usize,
+    /// The quantified variables of the statement whose domain is being read.
+    quantified: Option<Quantified>,
+    /// How many `not`s enclose the current position.
+    negated: usize,
+    /// An error that no other reading of the text can avoid (an `exists` under `not`):
+    /// reported even where a parenthesis could open a polynomial instead.
+    fatal: Option<InputError>,
 }
 
 /// One `{ ... }` block before classification.
@@ -216,6 +224,17 @@ fn check_param_subset(p: &Parser, item: &Item, params: &[String]) -> Result<(), 
 }
 
 impl<'a> Parser<'a> {
+    fn new(src: &'a str, orig: &'a str) -> Parser<'a> {
+        Parser {
+            src,
+            orig,
+            pos: 0,
+            quantified: None,
+            negated: 0,
+            fatal: None,
+        }
+    }
+
     fn error_at(&self, offset: usize, message: impl Into<String>) -> InputError {
         InputError::at(self.orig, offset, message)
     }
@@ -298,7 +317,7 @@ impl<'a> Parser<'a> {
             return Err(self.expected(what));
         }
         let name = self.src[start..end].to_string();
-        if KEYWORDS.contains(&name.as_str()) {
+        if KEYWORDS.contains(&name.as_str()) || DIVISION_WORDS.contains(&name.as_str()) {
             return Err(self.error(format!("'{name}' is a keyword, not a name")));
         }
         if let Some(why) = not_a_code_name(&name) {
@@ -412,15 +431,23 @@ impl<'a> Parser<'a> {
                 },
             });
         }
+        self.quantified = Some(Quantified::new(vars.len()));
         let domain = if self.eat(":") {
-            self.formula(&vars)?
+            self.formula(&vars)
         } else {
-            Formula::True
+            Ok(Formula::True)
         };
+        // Invariant: set just above, and only this function takes it.
+        let quantified = self.quantified.take().expect("set for this statement");
+        let domain = domain?;
+        let (existentials, definitions) = quantified.finish(vars.names());
+        let mut parts = vec![domain];
+        parts.extend(definitions);
         Ok(Entry::Statement(Statement {
             name,
             iterators: iters.into_iter().map(|(n, _)| n).collect(),
-            domain,
+            domain: Formula::and(parts),
+            existentials,
             span: Span {
                 start,
                 end: self.pos,
@@ -431,10 +458,74 @@ impl<'a> Parser<'a> {
     fn poly(&mut self, vars: &Vars) -> Result<Poly, InputError> {
         self.ws();
         let mut v = vars.clone();
-        let (p, end) = Poly::parse_prefix(self.src, self.pos, &mut v, &KEYWORDS)
-            .map_err(|e| self.error_at(e.offset, e.message))?;
+        let (src, pos) = (self.src, self.pos);
+        let read = match self.quantified.as_mut() {
+            Some(q) => Poly::parse_prefix_with(src, pos, &mut v, &KEYWORDS, q),
+            None => Poly::parse_prefix_with(src, pos, &mut v, &KEYWORDS, &mut NoDivisions),
+        };
+        let (p, end) = read.map_err(|e| self.error_at(e.offset, e.message))?;
         self.pos = end;
         Ok(p)
+    }
+
+    /// After `exists`: the bound names (each possibly `= polynomial`), `:` and the
+    /// formula they scope, in parentheses or to the end of the enclosing formula.
+    fn exists(&mut self, vars: &Vars, at: usize) -> Result<Formula, InputError> {
+        if self.negated > 0 {
+            let e = self.error_at(
+                at,
+                "'exists' under 'not' is a universal quantifier, which is not supported",
+            );
+            self.fatal = Some(e.clone());
+            return Err(e);
+        }
+        let Some(from) = self.quantified.as_ref().map(Quantified::len) else {
+            return Err(self.error_at(at, "'exists' is allowed in statement domains only"));
+        };
+        let paren = self.eat("(");
+        let mut parts = Vec::new();
+        loop {
+            let (name, name_at) = self.ident("a variable name after 'exists'")?;
+            let scope = self.quantified_scope(vars);
+            if scope.index(&name).is_some() {
+                return Err(self.error_at(
+                    name_at,
+                    format!("'{name}' is already a parameter, an iterator or a bound name here"),
+                ));
+            }
+            let binding = if self.eat("=") {
+                Some(self.poly(&scope)?)
+            } else {
+                None
+            };
+            // Invariant: checked above that this is a statement's domain.
+            let q = self.quantified.as_mut().expect("inside a statement");
+            let k = q.bind(name);
+            if let Some(value) = binding {
+                parts.push(Formula::Atom(Atom::compare(&Poly::var(k), Rel::Eq, &value)));
+            }
+            if !self.eat(",") {
+                break;
+            }
+        }
+        self.expect(":", "',' or ':' after the quantified variables")?;
+        let scope = self.quantified_scope(vars);
+        parts.push(self.formula(&scope)?);
+        if paren {
+            self.expect(")", "')' to close 'exists ('")?;
+        }
+        if let Some(q) = self.quantified.as_mut() {
+            q.close(from);
+        }
+        Ok(Formula::and(parts))
+    }
+
+    /// The names usable inside the current statement's domain.
+    fn quantified_scope(&self, vars: &Vars) -> Vars {
+        match &self.quantified {
+            Some(q) => q.scope(vars),
+            None => vars.clone(),
+        }
     }
 
     fn formula(&mut self, vars: &Vars) -> Result<Formula, InputError> {
@@ -453,14 +544,25 @@ impl<'a> Parser<'a> {
         Ok(Formula::and(parts))
     }
 
+    fn negation(&mut self, vars: &Vars) -> Result<Formula, InputError> {
+        self.negated += 1;
+        let f = self.unary(vars);
+        self.negated -= 1;
+        Ok(Formula::Not(Box::new(f?)))
+    }
+
     fn unary(&mut self, vars: &Vars) -> Result<Formula, InputError> {
         if self.eat("not") {
-            return Ok(Formula::Not(Box::new(self.unary(vars)?)));
+            return self.negation(vars);
         }
         self.ws();
         if self.rest().starts_with('!') && !self.rest().starts_with("!=") {
             self.pos += 1;
-            return Ok(Formula::Not(Box::new(self.unary(vars)?)));
+            return self.negation(vars);
+        }
+        let at = self.pos;
+        if self.eat("exists") {
+            return self.exists(vars, at);
         }
         if self.eat("true") {
             return Ok(Formula::True);
@@ -470,12 +572,17 @@ impl<'a> Parser<'a> {
         }
         self.ws();
         let start = self.pos;
+        let quantified = self.quantified.as_ref().map(Quantified::len);
         // A parenthesis opens either a polynomial (`(i - 4)^2 <= n`) or a formula
         // (`(i < n or j < n)`): try the comparison chain first, then the formula.
         let chain_err = match self.chain(vars) {
             Ok(f) => return Ok(f),
             Err(e) => e,
         };
+        // Divisions read by the abandoned reading are not part of the domain.
+        if let (Some(q), Some(len)) = (self.quantified.as_mut(), quantified) {
+            q.truncate(len);
+        }
         if self.src[start..].starts_with('(') {
             self.pos = start + 1;
             match self.formula(vars).and_then(|f| {
@@ -488,7 +595,7 @@ impl<'a> Parser<'a> {
                 Err(_) => {}
             }
         }
-        Err(chain_err)
+        Err(self.fatal.clone().unwrap_or(chain_err))
     }
 
     fn exprs(&mut self, vars: &Vars) -> Result<Vec<Poly>, InputError> {

@@ -26,9 +26,16 @@ impl Problem {
             .iter()
             .map(|s| {
                 let head = format!("{}[{}]", s.name, s.iterators.join(", "));
-                match &s.domain {
-                    Formula::True => head,
-                    d => format!("{head} : {}", d.to_text(&vars)),
+                // Divisions print as the quantified variables they are: their defining
+                // constraints are part of the domain.
+                let own = s.domain_vars(&self.params);
+                match (&s.domain, s.existentials.as_slice()) {
+                    (Formula::True, []) => head,
+                    (d, []) => format!("{head} : {}", d.to_text(&vars)),
+                    (d, quantified) => {
+                        let names: Vec<&str> = quantified.iter().map(|e| e.name.as_str()).collect();
+                        format!("{head} : exists {} : {}", names.join(", "), d.to_text(&own))
+                    }
                 }
             })
             .collect();

@@ -100,3 +100,22 @@ fn context_option_syntax() {
     assert!(!g.eval_int(&[Int::from(9), Int::from(2)]));
     assert!(parse_context("[k] -> { : k >= 3 }", &params).is_err());
 }
+
+#[test]
+fn quantified_variables_print_back() {
+    let p = parse_problem(
+        "[n] -> { S[i, j] : 0 <= i <= n and 0 <= j <= n and (i + j) mod 3 = 1 and exists k : i = 2k }",
+    )
+    .unwrap();
+    let s = &p.statements[0];
+    let names: Vec<&str> = s.existentials.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["e0", "k"]);
+    assert!(s.existentials[0].division.is_some() && s.existentials[1].division.is_none());
+    // Printed as `exists`: the division's defining constraints are in the domain, so the
+    // text reads back to the same domain over the same variables.
+    let text = p.to_text();
+    assert!(text.contains("exists e0, k : "), "{text}");
+    let again = parse_problem(&text).unwrap();
+    assert_eq!(again.statements[0].domain, s.domain, "{text}");
+    assert_eq!(again.statements[0].existentials.len(), 2);
+}
