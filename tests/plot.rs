@@ -296,3 +296,14 @@ fn cad_lines_follow_the_decomposition() {
         assert!(on_curve, "({x}, {y}) is on no basis polynomial");
     }
 }
+
+/// Quantified variables are refused with exit 2 and a message, not drawn wrongly (or a
+/// panic, as before the refusal).
+#[test]
+fn quantified_domains_are_refused() {
+    let file = example("presburger/floor-bound.pset");
+    let (code, out, err) = polyscan(&["plot", file.to_str().unwrap(), "--params", "n=3"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty());
+    assert!(err.contains(polyscan_plot::QUANTIFIED_NOT_DRAWN), "{err}");
+}

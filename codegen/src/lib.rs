@@ -114,6 +114,7 @@ pub mod interp;
 mod intervals;
 pub mod linear;
 mod lower;
+pub mod oracle;
 pub mod overflow;
 pub mod pipeline;
 mod signs;

@@ -52,6 +52,11 @@
 pub mod draw;
 pub mod geometry;
 
+/// Why a problem with quantified variables (`exists`, integer divisions) is not drawn:
+/// its constraints are over variables the picture does not show. The command and the
+/// Python package refuse such problems with this message, before any work.
+pub const QUANTIFIED_NOT_DRAWN: &str = "plot draws domains without quantified variables or integer divisions (exists, floor, mod) for now; `polyscan gen` and `polyscan verify` take them";
+
 /// The drawn part of the plane, in data coordinates (`x` horizontal, `y` vertical).
 #[derive(Clone, Copy, Debug, PartialEq)]
 ///

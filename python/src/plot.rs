@@ -42,6 +42,15 @@ pub struct Request {
 /// The picture's bytes (SVG text or PNG).
 pub fn plot(req: &Request) -> Result<Vec<u8>, Error> {
     let original = &req.problem;
+    if original
+        .statements
+        .iter()
+        .any(|s| !s.existentials.is_empty())
+    {
+        return Err(Error::input(
+            polyscan_plot::QUANTIFIED_NOT_DRAWN.to_string(),
+        ));
+    }
     let np = original.params.len();
     let depth = original.depth();
     let file_vars = original.vars();

@@ -1,14 +1,12 @@
 //! Glue for `polyscan.verify`: the steps of `polyscan verify` (`src/cli/verify.rs`) for
 //! text instead of a file: generate, compile once with the system C compiler
-//! (`codegen::verify`), run for each parameter set and compare with brute force over a box
-//! around the instances (tiled code: the original domain ordered by tile,
-//! `codegen::tile_problem::tiled_brute_force`). Only `original_box` is copied from the
-//! command line; it belongs in `codegen::verify` beside `box_around`.
+//! (`codegen::verify`), run for each parameter set and compare with the instances
+//! `codegen::oracle::expected_instances` finds by brute force, as the command does.
 
 use crate::error::Error;
 use crate::options::{values_for, Choices};
 use codegen::input::Problem;
-use codegen::verify::{box_around, brute_force, compile_with, first_difference, VerifyError};
+use codegen::verify::{compile_with, first_difference, VerifyError};
 use std::time::Duration;
 
 /// What one parameter set gave.
@@ -93,24 +91,8 @@ pub fn verify(
             }
             Err(e) => return Err(Error::verify(e)),
         };
-        let expected = match &out.tiled {
-            None => {
-                let bx = box_around(&got, g, 4);
-                brute_force(g, params, &bx).map_err(Error::verify)?
-            }
-            Some(t) => {
-                // Instances carry original coordinates: brute force the original domain
-                // and order it by tile, independently of the tiled system.
-                let bx = original_box(&got, out.original.depth(), 4);
-                codegen::tile_problem::tiled_brute_force(&out.original, t, params, &bx).map_err(
-                    |volume| {
-                        Error::Limit(format!(
-                            "a box of {volume} points is too large to enumerate"
-                        ))
-                    },
-                )?
-            }
-        };
+        let (expected, _) =
+            codegen::oracle::expected_instances(&out, params, &got).map_err(Error::verify)?;
         runs.push(Run {
             shown,
             instances: got.len(),
@@ -119,29 +101,4 @@ pub fn verify(
         });
     }
     Ok(runs)
-}
-
-/// A box around the original coordinates that `instances` carry, widened by `margin` or
-/// by half the extent on every side (`original_box` of `src/cli/verify.rs`).
-fn original_box(
-    instances: &[codegen::verify::Instance],
-    depth: usize,
-    margin: i64,
-) -> Vec<(i64, i64)> {
-    let mut bx: Vec<Option<(i64, i64)>> = vec![None; depth];
-    for (_, vals) in instances {
-        for (k, &x) in vals.iter().enumerate() {
-            bx[k] = Some(match bx[k] {
-                None => (x, x),
-                Some((l, h)) => (l.min(x), h.max(x)),
-            });
-        }
-    }
-    bx.into_iter()
-        .map(|r| {
-            let (l, h) = r.unwrap_or((0, 0));
-            let m = margin.max((h - l) / 2);
-            (l - m, h + m)
-        })
-        .collect()
 }

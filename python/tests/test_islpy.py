@@ -96,7 +96,9 @@ def test_same_points_in_the_same_order_as_isl(path):
             pytest.skip("a context set: isl's points would need it too")
     s = polyscan.Set(text)
     statements = list(s.statements)
-    oracle = setlang.parse(text)
+    # setlang (the oracle of test_points) reads no Presburger terms; isl alone checks those.
+    presburger = example_id(path).startswith("presburger/")
+    oracle = None if presburger else setlang.parse(text)
     for values in parameter_values(path, s.params):
         if example_id(path) == "domains/unbounded.pset":
             with pytest.raises(polyscan.InputError):
@@ -105,5 +107,6 @@ def test_same_points_in_the_same_order_as_isl(path):
         expected = isl_points(domain, schedule, statements, values)
         assert s.points(**values) == expected, f"{example_id(path)} at {values}"
         # The brute force of test_points agrees with isl too (a check of the oracle).
-        box = max([15] + [3 * abs(v) + 6 for v in values.values()])
-        assert setlang.brute_force(oracle, values, box) == expected
+        if oracle is not None:
+            box = max([15] + [3 * abs(v) + 6 for v in values.values()])
+            assert setlang.brute_force(oracle, values, box) == expected

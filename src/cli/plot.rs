@@ -59,6 +59,13 @@ fn bad(m: impl Into<String>) -> Diagnostic {
 
 pub fn run(args: PlotArgs) -> Result<(), Diagnostic> {
     let (_, original) = load(&args.file)?;
+    if original
+        .statements
+        .iter()
+        .any(|s| !s.existentials.is_empty())
+    {
+        return Err(bad(polyscan_plot::QUANTIFIED_NOT_DRAWN.to_string()));
+    }
     let np = original.params.len();
     let depth = original.depth();
     let file_vars = original.vars();

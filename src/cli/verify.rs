@@ -2,10 +2,9 @@
 //! values and compare the instance sequence with brute-force enumeration.
 
 use super::gen::generate_file;
-use super::tile::tiled_brute_force;
 use super::{Diagnostic, ExitCode};
 use clap::Args;
-use codegen::verify::{box_around, brute_force, compile_with, first_difference, VerifyError};
+use codegen::verify::{compile_with, first_difference, VerifyError};
 use std::path::PathBuf;
 
 /// Check the generated code against brute force for concrete parameter values.
@@ -118,45 +117,8 @@ pub fn run(args: VerifyArgs) -> Result<(), Diagnostic> {
         let got = prog
             .run_with_timeout(params, Some(limit))
             .map_err(verify_error)?;
-        let quantified = out
-            .original
-            .statements
-            .iter()
-            .any(|s| !s.existentials.is_empty());
-        let (expected, bx) = match &out.tiled {
-            None if quantified => {
-                // Brute force the original domain, searching the quantified variables,
-                // independently of the witness loops.
-                let bx = original_box(&got, out.original.depth(), 4);
-                let reach = bx
-                    .iter()
-                    .flat_map(|&(l, h)| [l, h])
-                    .chain(params.iter().copied())
-                    .map(|v| v.saturating_abs())
-                    .max()
-                    .unwrap_or(0)
-                    .saturating_mul(2)
-                    .saturating_add(8);
-                let expected = codegen::existential::brute_force(&out.original, params, &bx, reach)
-                    .map_err(|volume| {
-                        Diagnostic::new(
-                            ExitCode::Resource,
-                            format!("{volume} points and witnesses are too many to enumerate"),
-                        )
-                    })?;
-                (expected, bx)
-            }
-            None => {
-                let bx = box_around(&got, g, 4);
-                (brute_force(g, params, &bx).map_err(verify_error)?, bx)
-            }
-            Some(t) => {
-                // Instances carry original coordinates: brute force the original domain
-                // and order it by tile, independently of the tiled system.
-                let bx = original_box(&got, out.original.depth(), 4);
-                (tiled_brute_force(&out.original, t, params, &bx)?, bx)
-            }
-        };
+        let (expected, bx) =
+            codegen::oracle::expected_instances(&out, params, &got).map_err(verify_error)?;
         match first_difference(&expected, &got, g) {
             None => println!(
                 "{shown}: ok, {} instances (brute force over {:?})",
@@ -181,29 +143,4 @@ pub fn run(args: VerifyArgs) -> Result<(), Diagnostic> {
     } else {
         Ok(())
     }
-}
-
-/// A box around the original coordinates that `instances` carry, widened by `margin` or
-/// by half the extent on every side.
-fn original_box(
-    instances: &[codegen::verify::Instance],
-    depth: usize,
-    margin: i64,
-) -> Vec<(i64, i64)> {
-    let mut bx: Vec<Option<(i64, i64)>> = vec![None; depth];
-    for (_, vals) in instances {
-        for (k, &x) in vals.iter().enumerate() {
-            bx[k] = Some(match bx[k] {
-                None => (x, x),
-                Some((l, h)) => (l.min(x), h.max(x)),
-            });
-        }
-    }
-    bx.into_iter()
-        .map(|r| {
-            let (l, h) = r.unwrap_or((0, 0));
-            let m = margin.max((h - l) / 2);
-            (l - m, h + m)
-        })
-        .collect()
 }
