@@ -51,6 +51,7 @@
 
 pub mod draw;
 pub mod geometry;
+pub mod problem;
 
 /// Why a problem with quantified variables (`exists`, integer divisions) is not drawn:
 /// its constraints are over variables the picture does not show. The command and the
