@@ -77,16 +77,17 @@ fn examples_match_brute_force() {
     }
 }
 
-/// The Rust emission runs the same instances as the C emission (seed examples, several
-/// parameter values), compiled with the rustc that builds this crate.
+/// The Rust emission runs the same instances as the C emission (seed examples, and the
+/// Presburger ones for strided loops, several parameter values), compiled with the rustc
+/// that builds this crate.
 #[test]
 fn rust_emission_matches_c() {
     use codegen::emit_rust::{closure_name, function};
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/seed");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
-        .unwrap()
-        .flatten()
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let mut files: Vec<PathBuf> = ["seed", "presburger"]
+        .iter()
+        .flat_map(|dir| std::fs::read_dir(root.join(dir)).unwrap().flatten())
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "pset"))
         .collect();
