@@ -33,23 +33,15 @@ fn stride_node(n: Node) -> Vec<Node> {
                         Expr::Poly(l) => Expr::Poly(l.sub(&r)),
                         l => Expr::Sum(vec![l.clone(), Expr::Poly(r.neg())]),
                     };
-                    let first = match offset.constant_value() {
-                        // A constant offset: the residue plus a constant multiple of m.
-                        Some(c) => {
-                            let step = polys::Int::from(m);
-                            let (q, rem) = c.div_mod_floor(&step);
-                            let q = if rem.is_zero() {
-                                q
-                            } else {
-                                q.add(&polys::Int::from(1))
-                            };
-                            Expr::Poly(r.add(&Poly::constant(q.mul(&step))))
-                        }
-                        None => Expr::Aligned {
-                            offset: Box::new(offset),
-                            residue: r,
-                            step: m,
-                        },
+                    let aligned = |residue: Poly| Expr::Aligned {
+                        offset: Box::new(offset.clone()),
+                        residue,
+                        step: m,
+                    };
+                    // A constant offset: the residue plus a constant multiple of m.
+                    let first = match aligned(Poly::zero()).constant_value() {
+                        Some(k) => Expr::Poly(r.add(&Poly::constant(k))),
+                        None => aligned(r),
                     };
                     return vec![Node::Loop {
                         var,
