@@ -7,19 +7,23 @@
 use std::path::Path;
 use std::process::Command;
 
+#[path = "bad_inputs/la.rs"]
+mod la;
+use la::LA;
+
 /// One row of the table.
-struct Case {
+pub(crate) struct Case {
     /// The row's name in `docs/bad-inputs.md`.
-    id: &'static str,
+    pub(crate) id: &'static str,
     /// `gen` (input in the set language) or `la` (Linnea's language).
-    cmd: &'static str,
-    input: &'static str,
+    pub(crate) cmd: &'static str,
+    pub(crate) input: &'static str,
     /// Extra arguments after the file.
-    args: &'static [&'static str],
+    pub(crate) args: &'static [&'static str],
     /// Expected exit code.
-    code: i32,
+    pub(crate) code: i32,
     /// Each must occur in standard error (for code 0: in standard output).
-    needles: &'static [&'static str],
+    pub(crate) needles: &'static [&'static str],
 }
 
 const GEN: &[Case] = &[
@@ -506,12 +510,12 @@ const GEN: &[Case] = &[
         needles: &["unknown statement 'T' in the schedule", ":2, column 3"],
     },
     Case {
-        id: "schedule-twice",
+        id: "schedule-lengths",
         cmd: "gen",
         input: "{ S[i] : 0 <= i <= 3 }\n{ S[i] -> [i, 0] ; S[i] -> [i] }",
         args: &[],
         code: 2,
-        needles: &["statement 'S' is scheduled twice", ":2, column 20"],
+        needles: &["time vectors of different lengths", ":2, column 20"],
     },
     Case {
         id: "different-dimensions",
@@ -622,8 +626,56 @@ const GEN: &[Case] = &[
         cmd: "gen",
         input: "[n] -> { S[i] : 0 <= i <= n }\n[n] -> { : n mod 2 = 0 }",
         args: &[],
+        code: 0,
+        needles: &["ps_floord(n, 2)", "S(i)"],
+    },
+    Case {
+        id: "division-in-context-flag",
+        cmd: "gen",
+        input: "[n] -> { S[i] : 0 <= i <= n }",
+        args: &["--context", "n mod 2 = 0"],
         code: 2,
-        needles: &["integer division is supported in statement domains only", ":2, column 14"],
+        needles: &["integer division is not supported here", "--context:1, column 3"],
+    },
+    Case {
+        id: "schedule-coordinates",
+        cmd: "gen",
+        input: "{ S[i] : 0 <= i <= 3 }\n{ S[i, j] -> [i] }",
+        args: &[],
+        code: 2,
+        needles: &["the schedule gives 'S' 2 coordinates but the statement has 1 iterators", ":2, column 3"],
+    },
+    Case {
+        id: "schedule-exists-in-pieces",
+        cmd: "gen",
+        input: "{ S[i] : 0 <= i <= 3 }\n{ S[i] -> [i] : exists k : i = 2k + 1 ; S[i] -> [i] : i = 0 }",
+        args: &[],
+        code: 2,
+        needles: &["the quantified variable k is not fixed by an equality", "under 'or'"],
+    },
+    Case {
+        id: "schedule-relation-unbounded",
+        cmd: "gen",
+        input: "{ S[i] : 0 <= i <= 3 }\n{ S[i] -> [o] : o >= i }",
+        args: &[],
+        code: 2,
+        needles: &["unbounded"],
+    },
+    Case {
+        id: "schedule-relation-with-order",
+        cmd: "gen",
+        input: "{ S[i, j] : 0 <= i, j <= 3 }\n{ S[i, j] -> [o] : 2o = i }",
+        args: &["--order", "j,i"],
+        code: 2,
+        needles: &["a schedule fixes the loop order"],
+    },
+    Case {
+        id: "schedule-relation-many-times",
+        cmd: "gen",
+        input: "{ sync[] }\n{ sync[] -> [t] : 0 <= t <= 4 }",
+        args: &[],
+        code: 0,
+        needles: &["for (int64_t c0 = 0; c0 <= 4; c0 += 1)", "sync();"],
     },
     Case {
         id: "quantified-two-free",
@@ -656,145 +708,6 @@ const GEN: &[Case] = &[
         args: &["--tile-sizes", "2,2"],
         code: 2,
         needles: &["tiling a statement with quantified variables or integer divisions (S) is not supported yet"],
-    },
-];
-
-const LA: &[Case] = &[
-    Case {
-        id: "la-empty-file",
-        cmd: "la",
-        input: "",
-        args: &[],
-        code: 2,
-        needles: &["the problem has no assignment", ":1, column 1"],
-    },
-    Case {
-        id: "la-zero-matrix-full-rank",
-        cmd: "la",
-        input: "n = 3\nZeroMatrix Z(n, n) <FullRank>\nMatrix X(n, n) <>\nX = Z\n",
-        args: &[],
-        code: 2,
-        needles: &["Zero contradicts FullRank", ":2, column 20"],
-    },
-    Case {
-        id: "la-spd-not-square",
-        cmd: "la",
-        input: "n = 3\nm = 4\nMatrix A(n, m) <SPD>\nMatrix X(n, m) <>\nX = A\n",
-        args: &[],
-        code: 2,
-        needles: &["SPD requires a square matrix, but the operand is 3 x 4", ":3, column 16"],
-    },
-    Case {
-        id: "la-orthogonal-not-square",
-        cmd: "la",
-        input: "n = 3\nm = 4\nMatrix A(n, m) <Orthogonal>\nMatrix X(n, m) <>\nX = A\n",
-        args: &[],
-        code: 2,
-        needles: &["Orthogonal requires a square matrix", ":3, column 16"],
-    },
-    Case {
-        id: "la-positive-matrix",
-        cmd: "la",
-        input: "n = 3\nMatrix A(n, n) <SPD, Positive>\nMatrix X(n, n) <>\nX = A\n",
-        args: &[],
-        code: 2,
-        needles: &["Positive applies to scalars only", ":2, column 16"],
-    },
-    Case {
-        id: "la-unknown-property",
-        cmd: "la",
-        input: "n = 3\nMatrix A(n, n) <SPD, Singular>\nMatrix X(n, n) <>\nX = inv(A)\n",
-        args: &[],
-        code: 2,
-        needles: &["unknown property `Singular`", ":2, column 22"],
-    },
-    Case {
-        id: "la-product-sizes",
-        cmd: "la",
-        input: "n = 3\nm = 4\nMatrix A(n, m) <>\nMatrix B(n, m) <>\nMatrix X(n, m) <>\nX = A * B\n",
-        args: &[],
-        code: 2,
-        needles: &["cannot multiply a 3 x 4 by a 3 x 4 operand", ":6, column 7"],
-    },
-    Case {
-        id: "la-inner-product-sizes",
-        cmd: "la",
-        input: "n = 3\nm = 4\nColumnVector x(n) <>\nColumnVector y(m) <>\nScalar s <>\ns = trans(x) * y\n",
-        args: &[],
-        code: 2,
-        needles: &["cannot multiply a 1 x 3 by a 4 x 1 operand", ":6, column 14"],
-    },
-    Case {
-        id: "la-assignment-sizes",
-        cmd: "la",
-        input: "n = 3\nm = 4\nMatrix A(n, m) <>\nMatrix B(m, m) <>\nB = A + A\n",
-        args: &[],
-        code: 2,
-        needles: &["`B` is 4 x 4 but the right-hand side is 3 x 4", ":5, column 5"],
-    },
-    Case {
-        id: "la-inverse-not-square",
-        cmd: "la",
-        input: "n = 3\nm = 4\nMatrix A(n, m) <>\nMatrix X(n, n) <>\nX = inv(A)\n",
-        args: &[],
-        code: 2,
-        needles: &["cannot invert a 3 x 4 (non-square) expression", ":5, column 5"],
-    },
-    Case {
-        id: "la-identity-not-square",
-        cmd: "la",
-        input: "n = 3\nm = 4\nIdentityMatrix I(n, m)\nMatrix X(n, m) <>\nX = I\n",
-        args: &[],
-        code: 2,
-        needles: &["an identity matrix must be square", ":3, column 17"],
-    },
-    Case {
-        id: "la-unknown-size",
-        cmd: "la",
-        input: "n = 3\nMatrix A(k, n) <>\nMatrix X(n, n) <>\nX = A\n",
-        args: &[],
-        code: 2,
-        needles: &["unknown size `k`", ":2, column 10"],
-    },
-    Case {
-        id: "la-size-twice",
-        cmd: "la",
-        input: "n = 3\nn = 4\nMatrix A(n, n) <>\nMatrix X(n, n) <>\nX = A\n",
-        args: &[],
-        code: 2,
-        needles: &["size `n` is defined twice", ":2, column 1"],
-    },
-    Case {
-        id: "la-size-zero",
-        cmd: "la",
-        input: "n = 0\nMatrix A(n, n) <>\nMatrix X(n, n) <>\nX = A\n",
-        args: &[],
-        code: 2,
-        needles: &["a size must be a positive integer", ":1, column 5"],
-    },
-    Case {
-        id: "la-size-huge",
-        cmd: "la",
-        input: "n = 99999999999999999999999\nMatrix A(n, n) <>\nMatrix X(n, n) <>\nX = A\n",
-        args: &[],
-        code: 2,
-        needles: &["a size must be a positive integer", ":1, column 5"],
-    },
-    Case {
-        id: "la-operand-twice",
-        cmd: "la",
-        input: "n = 3\nMatrix A(n, n) <>\nMatrix A(n, n) <>\nA = A\n",
-        args: &[],
-        code: 2,
-        needles: &["operand `A` is declared twice", ":3, column 8"],
-    },
-    Case {
-        id: "la-unclosed-call",
-        cmd: "la",
-        input: "n = 3\nMatrix A(n, n) <FullRank>\nMatrix X(n, n) <>\nX = inv(A\n",
-        args: &[],
-        code: 2,
-        needles: &["expected `)`", ":4, column 10"],
     },
 ];
 

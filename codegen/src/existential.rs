@@ -11,7 +11,7 @@
 //! refused with a message. A dimension after the iterators, pinned to the statement's
 //! index, keeps statements at the same point in file order whatever their witnesses.
 
-use crate::input::{Problem, Statement};
+use crate::input::{Existential, Problem, Statement};
 use cad::formula::{Atom, Formula, Rel};
 use polys::{Coeff, Int, Poly};
 
@@ -380,6 +380,8 @@ pub fn brute_force(
 ) -> Result<Vec<crate::verify::Instance>, u128> {
     let depth = problem.depth();
     let mut found: Vec<(Vec<Int>, usize, Vec<i64>)> = Vec::new();
+    // Candidate times of relational schedules, searched per point, share the budget.
+    let mut budget: u128 = 50_000_000;
     for (index, s) in problem.statements.iter().enumerate() {
         let len = s.iterators.len();
         let searched = s
@@ -397,8 +399,13 @@ pub fn brute_force(
         }
         let mut point: Vec<Int> = params.iter().map(|&p| Int::from(p)).collect();
         point.resize(params.len() + len + s.existentials.len(), Int::from(0));
+        let mut failed = None;
         let mut iterate = |point: &mut Vec<Int>| {
-            if witnessed(s, params.len() + len, 0, point, reach) {
+            if failed.is_some() {
+                return;
+            }
+            let first = params.len() + len;
+            if witnessed(&s.domain, &s.existentials, first, 0, point, reach) {
                 let args: Vec<i64> = (0..len)
                     .map(|k| {
                         point[params.len() + k]
@@ -406,16 +413,30 @@ pub fn brute_force(
                             .expect("box values fit in i64")
                     })
                     .collect();
-                let mut key: Vec<Int> = match &problem.schedule {
-                    Some(sch) => sch[index].time.iter().map(|t| t.eval(point)).collect(),
-                    None => Vec::new(),
+                let times = match crate::relation::times(
+                    problem,
+                    index,
+                    &point[..first],
+                    reach,
+                    &mut budget,
+                ) {
+                    Ok(t) => t,
+                    Err(n) => {
+                        failed = Some(n);
+                        return;
+                    }
                 };
-                key.extend(args.iter().map(|&a| Int::from(a)));
-                key.resize(key.len() + depth - len, Int::from(0));
-                found.push((key, index, args));
+                for mut key in times {
+                    key.extend(args.iter().map(|&a| Int::from(a)));
+                    key.resize(key.len() + depth - len, Int::from(0));
+                    found.push((key, index, args.clone()));
+                }
             }
         };
         box_points(&bx[..len], params.len(), &mut point, &mut iterate);
+        if let Some(n) = failed {
+            return Err(n);
+        }
     }
     found.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
     Ok(found.into_iter().map(|(_, s, args)| (s, args)).collect())
@@ -439,19 +460,28 @@ fn box_points(
     }
 }
 
-/// Whether values of the quantified variables from the `k`-th on satisfy the domain.
-fn witnessed(s: &Statement, first: usize, k: usize, point: &mut Vec<Int>, reach: i64) -> bool {
-    if k == s.existentials.len() {
-        return s.domain.eval_int(point);
+/// Whether values of the quantified variables `quantified[k..]` (variables `first + k`
+/// onwards of `point`) satisfy `f`: divisions computed, the others searched in
+/// `[-reach, reach]`. On success `point` holds the values found.
+pub(crate) fn witnessed(
+    f: &Formula,
+    quantified: &[Existential],
+    first: usize,
+    k: usize,
+    point: &mut Vec<Int>,
+    reach: i64,
+) -> bool {
+    if k == quantified.len() {
+        return f.eval_int(point);
     }
-    match &s.existentials[k].division {
+    match &quantified[k].division {
         Some((e, d)) => {
             point[first + k] = e.eval(point).div_mod_floor(d).0;
-            witnessed(s, first, k + 1, point, reach)
+            witnessed(f, quantified, first, k + 1, point, reach)
         }
         None => (-reach..=reach).any(|q| {
             point[first + k] = Int::from(q);
-            witnessed(s, first, k + 1, point, reach)
+            witnessed(f, quantified, first, k + 1, point, reach)
         }),
     }
 }

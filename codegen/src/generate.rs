@@ -88,6 +88,19 @@ pub fn generate(
     opts: &GenOptions,
     stats: &LiftStats,
 ) -> Result<Generated, GenError> {
+    // Relational schedules: their outputs become iterators (see `relation`).
+    if let Some(l) = crate::relation::lift(problem) {
+        if opts.order.is_some() {
+            return Err(GenError::Order(
+                "a schedule fixes the loop order; --order applies only without one".into(),
+            ));
+        }
+        let opts = GenOptions {
+            arity: Some(l.arity),
+            ..opts.clone()
+        };
+        return generate(&l.problem, &opts, stats);
+    }
     // Quantified variables become witness loops after the iterators (see `existential`).
     if let Some(w) = crate::existential::witness(problem).map_err(GenError::Quantified)? {
         if opts.order.is_some() {
@@ -95,8 +108,9 @@ pub fn generate(
                 "statements with quantified variables or integer divisions keep the file's order for now".into(),
             ));
         }
+        // Leading iterators the macro receives: the lifted problem's count, if lifted.
         let opts = GenOptions {
-            arity: Some(w.arity),
+            arity: Some(opts.arity.clone().unwrap_or(w.arity)),
             ..opts.clone()
         };
         return generate(&w.problem, &opts, stats);
@@ -154,8 +168,8 @@ pub fn generate(
     for (k, s) in problem.statements.iter().enumerate() {
         let mut parts = vec![s.domain.rename(&map).tighten_strict()];
         let mut time = Vec::new();
-        if let Some(sch) = &problem.schedule {
-            for (l, t) in sch[k].time.iter().enumerate() {
+        if let Some(sch) = problem.time_of(k) {
+            for (l, t) in sch.iter().enumerate() {
                 let t = t.rename(&map);
                 parts.push(Formula::Atom(Atom::compare(
                     &Poly::var(nparams + l),

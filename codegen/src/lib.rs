@@ -117,6 +117,7 @@ mod lower;
 pub mod oracle;
 pub mod overflow;
 pub mod pipeline;
+pub mod relation;
 mod signs;
 mod simplify;
 mod stride;

@@ -1,7 +1,8 @@
 //! The instances a generated program must run, found without the program: brute force of
 //! the problem as given, over a box around what the program ran. Tiled code is checked
-//! against the original domain ordered by tile, statements with quantified variables
-//! against a search of their witnesses (`existential::brute_force`), all else against the
+//! against the original domain ordered by tile, statements with quantified variables or
+//! relational schedules against a search of their witnesses and times
+//! (`existential::brute_force` with `relation::times`), all else against the
 //! generated formulas (`verify::brute_force`). `polyscan verify` and the Python package's
 //! `verify` both call [`expected_instances`].
 
@@ -23,7 +24,8 @@ pub fn expected_instances(
         .original
         .statements
         .iter()
-        .any(|s| !s.existentials.is_empty());
+        .any(|s| !s.existentials.is_empty())
+        || !out.original.schedule_is_function();
     if let Some(t) = &out.tiled {
         // Instances carry original coordinates: brute force the original domain and order
         // it by tile, independently of the tiled system.

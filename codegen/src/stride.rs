@@ -5,6 +5,14 @@
 //! with `r = -a*g`, as CLooG and isl print strides, and the inner loop goes. A loop that
 //! always runs exactly once (`ceil(f/m)` to `floor((f + m - 1)/m)`) and whose body does
 //! not read its variable is replaced by its body.
+//!
+//! Before that, such a loop that runs at most once (`ceil(f/m)` to `floor(f/m)`, a
+//! witness or a time dimension `o` with `m*o = f`) rises above the loops whose variables
+//! `f` does not read: for fixed outer values it has at most one value whatever the inner
+//! loops do, so the order of the instances is unchanged, and it comes to sit directly in
+//! the loop of the variable it strides. When the body reads the variable `w` of the inner
+//! loop (a time dimension of a relational schedule, `S(2*w)`) and `f = x + g`, the pair
+//! becomes one loop over `w`, the outer variable `x` replaced by its value `m*w - g`.
 
 use crate::ast::Node;
 use crate::expr::Expr;
@@ -12,7 +20,72 @@ use polys::{Coeff, Poly};
 
 /// The nodes with strides made and one-iteration witness loops removed.
 pub fn strides(nodes: Vec<Node>) -> Vec<Node> {
-    nodes.into_iter().flat_map(stride_node).collect()
+    hoist_all(nodes).into_iter().flat_map(stride_node).collect()
+}
+
+/// Every at-most-once loop raised as far as it goes (see the module comment).
+fn hoist_all(nodes: Vec<Node>) -> Vec<Node> {
+    nodes
+        .into_iter()
+        .map(|n| hoist(n.map_body(hoist_all)))
+        .collect()
+}
+
+/// `for y { for w in ceil(f/m)..floor(f/m) { B } }` with `f` not reading `y` as
+/// `for w { for y { B } }`, then the same for the new inner loop.
+fn hoist(n: Node) -> Node {
+    let Node::Loop {
+        var: y,
+        lower,
+        upper,
+        step: 1,
+        body,
+    } = n
+    else {
+        return n;
+    };
+    let rises = match body.as_slice() {
+        [Node::Loop {
+            lower: wl,
+            upper: wu,
+            step: 1,
+            ..
+        }] => divisions(wl, wu).is_some_and(|(f, g, _)| f == g && f.degree(y) == 0),
+        _ => false,
+    };
+    if !rises {
+        return Node::Loop {
+            var: y,
+            lower,
+            upper,
+            step: 1,
+            body,
+        };
+    }
+    let Some(Node::Loop {
+        var: w,
+        lower: wl,
+        upper: wu,
+        body: inner,
+        ..
+    }) = body.into_iter().next()
+    else {
+        unreachable!("matched one loop above")
+    };
+    let y_loop = hoist(Node::Loop {
+        var: y,
+        lower,
+        upper,
+        step: 1,
+        body: inner,
+    });
+    Node::Loop {
+        var: w,
+        lower: wl,
+        upper: wu,
+        step: 1,
+        body: vec![y_loop],
+    }
 }
 
 fn stride_node(n: Node) -> Vec<Node> {
@@ -28,6 +101,9 @@ fn stride_node(n: Node) -> Vec<Node> {
                 return body;
             }
             if let [inner] = body.as_slice() {
+                if let Some(n) = change_of_variable(inner, var, &lower, &upper) {
+                    return vec![n];
+                }
                 if let Some((m, r, inner_body)) = congruence(inner, var) {
                     let offset = match &lower {
                         Expr::Poly(l) => Expr::Poly(l.sub(&r)),
@@ -74,6 +150,51 @@ fn reads(nodes: &[Node], v: usize) -> bool {
         Node::Guard {
             lower, upper, body, ..
         } => [lower, upper].into_iter().flatten().any(|e| e.reads(v)) || reads(body, v),
+    })
+}
+
+/// For `for (x = L; x <= U; x++) for (w = ceil(f/m); w <= floor(f/m); w++) B` with
+/// `f = x + g` (`g` free of `x` and `w`) and `B` reading `w`: one loop over `w` with
+/// `x = m*w - g` in `B` (`L <= x <= U` is `ceil((L + g)/m) <= w <= floor((U + g)/m)`).
+fn change_of_variable(n: &Node, x: usize, lower: &Expr, upper: &Expr) -> Option<Node> {
+    let Node::Loop {
+        var: w,
+        lower: wl,
+        upper: wu,
+        step: 1,
+        body,
+    } = n
+    else {
+        return None;
+    };
+    let (f, g, m) = divisions(wl, wu)?;
+    if f != g || f.degree(*w) > 0 || f.degree(x) != 1 || !reads(body, *w) {
+        return None;
+    }
+    let cs = f.coeffs(x);
+    let a = cs[1].constant_value()?.to_i64()?;
+    let rest = &cs[0];
+    let mm = Poly::from_i64(m);
+    let mw = Poly::var(*w).mul(&mm);
+    let shifted = |e: &Expr, g: &Poly| -> Expr {
+        match e {
+            Expr::Poly(p) => Expr::Poly(p.add(g)),
+            e => Expr::Sum(vec![e.clone(), Expr::Poly(g.clone())]),
+        }
+    };
+    // Only for a = 1 do x and w increase together; for a = -1 the loop over w would
+    // have to run downwards to keep the order of x.
+    if a != 1 {
+        return None;
+    }
+    let (value, lo, hi) = (mw.sub(rest), shifted(lower, rest), shifted(upper, rest));
+    let body: Vec<Node> = body.iter().map(|b| b.subst(x, &value)).collect();
+    Some(Node::Loop {
+        var: *w,
+        lower: Expr::CeilDiv(Box::new(lo), mm.clone()).fold_constants(),
+        upper: Expr::FloorDiv(Box::new(hi), mm).fold_constants(),
+        step: 1,
+        body,
     })
 }
 

@@ -54,16 +54,57 @@ impl Statement {
     }
 }
 
-/// An affine schedule of one statement: the time vector as polynomials over the
-/// parameters and the statement's iterators (shared variable indices).
+/// One piece of a schedule map, `S[i, j] -> [t0, t1, ...] : constraints` as isl writes
+/// it: the times at which each point of statement `S` runs. A piece without constraints
+/// whose times are expressions of the iterators is a function (one time per point); with
+/// output variables (`[i, o] : 2o = i`), named outputs (`[o1 = 1]`), fixed coordinates
+/// (`S[j, i = 51]`) or several pieces for one statement it is a relation, and a point runs
+/// once for every time the relation gives it (none, one or several), as in isl.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScheduleEntry {
     /// Index of the scheduled statement in [`Problem::statements`].
     pub statement: usize,
-    /// The time vector, outermost dimension first; all entries have the same length.
+    /// The names of the entry's own tuple (`S[a, b]`), one per iterator of the statement;
+    /// a fixed coordinate gets a fresh name and an equality in [`ScheduleEntry::constraint`].
+    pub iterators: Vec<String>,
+    /// One output variable per time position: the name written there (`o1` in
+    /// `[i, o1]`), or a fresh name for a position written as an expression.
+    pub outputs: Vec<String>,
+    /// The time vector, outermost dimension first, over the parameters (domain order),
+    /// the statement's iterators (shared indices), then the outputs (output `l` is
+    /// variable `params + iterators + l`) and the entry's quantified variables; every
+    /// entry of a problem has the same length.
     pub time: Vec<Poly>,
+    /// The entry's constraints over the same variables (`true` for a function); the
+    /// defining constraints of its divisions are part of it.
+    pub constraint: Formula,
+    /// Variables the entry quantifies (`exists`, integer divisions), after the outputs.
+    pub existentials: Vec<Existential>,
     /// Where the entry is in the input.
     pub span: Span,
+}
+
+impl ScheduleEntry {
+    /// Whether the entry gives each point exactly one time that is an expression of the
+    /// parameters and the iterators alone (`S[i, j] -> [i + j, j]`).
+    pub fn is_function(&self, params: usize) -> bool {
+        let first_output = params + self.iterators.len();
+        self.constraint == Formula::True
+            && self.existentials.is_empty()
+            && self
+                .time
+                .iter()
+                .all(|t| t.vars().into_iter().all(|v| v < first_output))
+    }
+
+    /// The entry's variables: parameters, its tuple names, outputs, quantified variables.
+    pub fn vars(&self, params: &[String]) -> Vars {
+        let mut names = params.to_vec();
+        names.extend(self.iterators.iter().cloned());
+        names.extend(self.outputs.iter().cloned());
+        names.extend(self.existentials.iter().map(|e| e.name.clone()));
+        Vars::from_names(names)
+    }
 }
 
 /// A whole input file.
@@ -75,11 +116,31 @@ pub struct Problem {
     pub statements: Vec<Statement>,
     /// Constraints on the parameters (`true` when none were given).
     pub context: Formula,
-    /// One entry per statement, in statement order, when a schedule was given.
+    /// The schedule's pieces in input order, when a schedule was given: every statement
+    /// has at least one; several for one statement are a union (a piecewise schedule).
     pub schedule: Option<Vec<ScheduleEntry>>,
 }
 
 impl Problem {
+    /// Whether the schedule is one function per statement (or there is none): otherwise
+    /// `codegen::relation` turns its relations into iterators before generation.
+    pub fn schedule_is_function(&self) -> bool {
+        self.schedule.as_ref().is_none_or(|sch| {
+            sch.iter().all(|e| e.is_function(self.params.len()))
+                && (0..self.statements.len())
+                    .all(|k| sch.iter().filter(|e| e.statement == k).count() == 1)
+        })
+    }
+
+    /// The time vector of statement `k` under a schedule that is one function per
+    /// statement (`None` without a schedule or for a relation).
+    pub fn time_of(&self, k: usize) -> Option<&[Poly]> {
+        let sch = self.schedule.as_ref()?;
+        let mut entries = sch.iter().filter(|e| e.statement == k);
+        let e = entries.next()?;
+        (entries.next().is_none() && e.is_function(self.params.len())).then_some(e.time.as_slice())
+    }
+
     /// Number of iterator positions (the longest statement).
     pub fn depth(&self) -> usize {
         self.statements

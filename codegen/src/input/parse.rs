@@ -5,7 +5,10 @@
 //! item      := ("[" names "]" "->")? "{" entry (";" entry)* "}"
 //! entry     := NAME "[" names "]" (":" formula)?        a statement (domain)
 //!            | ":" formula                               a parameter context
-//!            | NAME "[" names "]" "->" "[" exprs "]"     a schedule entry (map)
+//!            | NAME "[" coords "]" "->" "[" outputs "]" (":" formula)?
+//!                                                        a schedule entry (map piece)
+//! coords    := coord ("," coord)*     coord: NAME | NAME "=" polynomial | polynomial
+//! outputs   := output ("," output)*   output: NAME | NAME "=" polynomial | polynomial
 //! formula   := conj (("or" | "||") conj)*
 //! conj      := unary (("and" | "&&") unary)*
 //! unary     := ("not" | "!") unary | "(" formula ")" | "true" | "false" | exists | chain
@@ -21,7 +24,9 @@
 //! `e mod d`, `e % d`), each a quantified variable (see `quantifiers`). An `exists` under
 //! `not` (a universal quantifier) is refused.
 
-use super::ast::{Problem, ScheduleEntry, Span, Statement};
+mod schedule;
+
+use super::ast::{Existential, Problem, ScheduleEntry, Span, Statement};
 use super::error::InputError;
 use super::quantifiers::{NoDivisions, Quantified};
 use cad::formula::{Atom, Formula, Rel};
@@ -143,7 +148,13 @@ pub fn parse_context(src: &str, params: &[String]) -> Result<Formula, InputError
     if p.peek_char() == Some('[') || p.peek_char() == Some('{') {
         let item = p.item()?;
         let f = match item.entries.as_slice() {
-            [Entry::Context(f)] => f.clone(),
+            [Entry::Context(f, q)] if q.is_empty() => f.clone(),
+            [Entry::Context(..)] => {
+                return Err(p.error_at(
+                    0,
+                    "integer division and 'exists' are not supported in a context given on the command line; put the context in the input file",
+                ))
+            }
             _ => return Err(p.error_at(0, "expected a context `{ : formula }`")),
         };
         p.ws();
@@ -205,12 +216,12 @@ struct Item {
 
 enum Entry {
     Statement(Statement),
-    Context(Formula),
+    /// Constraints on the parameters, with the variables they quantify.
+    Context(Formula, Vec<Existential>),
     Schedule {
         name: String,
         name_at: usize,
-        time: Vec<Poly>,
-        span: Span,
+        entry: ScheduleEntry,
     },
 }
 
@@ -390,11 +401,20 @@ impl<'a> Parser<'a> {
         let start = self.pos;
         if self.eat(":") {
             let vars = Vars::from_names(params.iter().cloned());
-            let f = self.formula(&vars)?;
-            return Ok(Entry::Context(f));
+            self.quantified = Some(Quantified::new(vars.len()));
+            let f = self.formula(&vars);
+            // Invariant: set just above, and only this function takes it.
+            let quantified = self.quantified.take().expect("set for this context");
+            let (existentials, definitions) = quantified.finish(vars.names());
+            let mut parts = vec![f?];
+            parts.extend(definitions);
+            return Ok(Entry::Context(Formula::and(parts), existentials));
         }
         let (name, name_at) = self.ident("a statement name or ':'")?;
         self.expect("[", "'[' after the statement name")?;
+        if self.tuple_is_map() {
+            return self.schedule_entry(params, name, name_at, start);
+        }
         let iters = self.names("]", "an iterator name")?;
         self.expect("]", "',' or ']' after the iterators")?;
         for (it, at) in &iters {
@@ -408,29 +428,6 @@ impl<'a> Parser<'a> {
         let mut names: Vec<String> = params.to_vec();
         names.extend(iters.iter().map(|(n, _)| n.clone()));
         let vars = Vars::from_names(names);
-        if self.eat("->") {
-            self.expect("[", "'[' to start the schedule's time vector")?;
-            let mut time = Vec::new();
-            self.ws();
-            if !self.rest().starts_with(']') {
-                loop {
-                    time.push(self.poly(&vars)?);
-                    if !self.eat(",") {
-                        break;
-                    }
-                }
-            }
-            self.expect("]", "',' or ']' in the time vector")?;
-            return Ok(Entry::Schedule {
-                name,
-                name_at,
-                time,
-                span: Span {
-                    start,
-                    end: self.pos,
-                },
-            });
-        }
         self.quantified = Some(Quantified::new(vars.len()));
         let domain = if self.eat(":") {
             self.formula(&vars)
@@ -663,7 +660,7 @@ fn assemble(p: &Parser, items: Vec<Item>) -> Result<Problem, InputError> {
             .iter()
             .map(|e| match e {
                 Entry::Statement(_) => 0,
-                Entry::Context(_) => 1,
+                Entry::Context(..) => 1,
                 Entry::Schedule { .. } => 2,
             })
             .collect();
@@ -705,23 +702,31 @@ fn assemble(p: &Parser, items: Vec<Item>) -> Result<Problem, InputError> {
             statements.push(s);
         }
     }
-    let context_formula = match context {
-        None => Formula::True,
-        Some(c) => {
-            check_param_subset(p, &c, &params)?;
-            // The context was parsed over its own parameter list: re-index to the domain's.
-            let map = param_map(&c, &params);
-            let parts = c
-                .entries
-                .into_iter()
-                .map(|e| match e {
-                    Entry::Context(f) => f.rename(&map),
-                    _ => unreachable!("classified as context"),
-                })
-                .collect();
-            Formula::and(parts)
+    let mut context_formula = Formula::True;
+    if let Some(c) = context {
+        check_param_subset(p, &c, &params)?;
+        // The context was parsed over its own parameter list: re-index to the domain's.
+        let mut map = param_map(&c, &params);
+        let mut parts = Vec::new();
+        for e in c.entries {
+            let Entry::Context(f, quantified) = e else {
+                unreachable!("classified as context")
+            };
+            map.truncate(c.params.len());
+            map.extend((0..quantified.len()).map(|k| params.len() + k));
+            if quantified.is_empty() {
+                parts.push(f.rename(&map));
+            } else {
+                // Constraints with quantified variables (`n mod 2 = 0`) restrict every
+                // statement's domain instead, with their variables after its own.
+                let f = f.rename(&map);
+                for s in &mut statements {
+                    quantified_context(s, &f, &quantified, &map, params.len());
+                }
+            }
         }
-    };
+        context_formula = Formula::and(parts);
+    }
     let schedule = match schedule {
         None => {
             let depth = statements.first().map(|s| s.iterators.len());
@@ -738,7 +743,7 @@ fn assemble(p: &Parser, items: Vec<Item>) -> Result<Problem, InputError> {
             }
             None
         }
-        Some(sch) => Some(schedule_entries(p, sch, &params, &statements)?),
+        Some(sch) => Some(schedule::schedule_entries(p, sch, &params, &statements)?),
     };
     Ok(Problem {
         params,
@@ -748,63 +753,35 @@ fn assemble(p: &Parser, items: Vec<Item>) -> Result<Problem, InputError> {
     })
 }
 
-fn schedule_entries(
-    p: &Parser,
-    sch: Item,
-    params: &[String],
-    statements: &[Statement],
-) -> Result<Vec<ScheduleEntry>, InputError> {
-    check_param_subset(p, &sch, params)?;
-    let np = sch.params.len();
-    let mut out: Vec<Option<ScheduleEntry>> = vec![None; statements.len()];
-    let mut len = None;
-    let pmap = param_map(&sch, params);
-    for e in sch.entries {
-        let Entry::Schedule {
+/// Conjoins a context formula `f` over the parameters and its own quantified variables
+/// (indices from `params` on; `map` re-indexed their divisions' numerators) with statement
+/// `s`'s domain, its variables after the statement's own.
+fn quantified_context(
+    s: &mut Statement,
+    f: &Formula,
+    quantified: &[Existential],
+    map: &[usize],
+    params: usize,
+) {
+    let first = params + s.iterators.len() + s.existentials.len();
+    let shift: Vec<usize> = (0..params)
+        .chain((0..quantified.len()).map(|k| first + k))
+        .collect();
+    let domain = std::mem::replace(&mut s.domain, Formula::True);
+    s.domain = Formula::and(vec![domain, f.rename(&shift)]);
+    for q in quantified {
+        let mut name = q.name.clone();
+        while s.iterators.contains(&name) || s.existentials.iter().any(|e| e.name == name) {
+            name.push('_');
+        }
+        s.existentials.push(Existential {
             name,
-            name_at,
-            time,
-            span,
-        } = e
-        else {
-            unreachable!("classified as schedule")
-        };
-        let Some(k) = statements.iter().position(|s| s.name == name) else {
-            return Err(p.error_at(
-                name_at,
-                format!("unknown statement '{name}' in the schedule"),
-            ));
-        };
-        if out[k].is_some() {
-            return Err(p.error_at(name_at, format!("statement '{name}' is scheduled twice")));
-        }
-        if *len.get_or_insert(time.len()) != time.len() {
-            return Err(p.error_at(span.start, "time vectors of different lengths"));
-        }
-        // Parsed over (schedule params, iterators): re-index to (domain params, iterators).
-        let mut map = pmap.clone();
-        map.extend((0..statements[k].iterators.len()).map(|i| params.len() + i));
-        debug_assert_eq!(map.len(), np + statements[k].iterators.len());
-        out[k] = Some(ScheduleEntry {
-            statement: k,
-            time: time.iter().map(|t| t.rename(&map)).collect(),
-            span,
+            division: q
+                .division
+                .as_ref()
+                .map(|(e, d)| (e.rename(map).rename(&shift), d.clone())),
         });
     }
-    out.into_iter()
-        .enumerate()
-        .map(|(k, e)| {
-            e.ok_or_else(|| {
-                p.error_at(
-                    sch.start,
-                    format!(
-                        "the schedule has no entry for statement '{}'",
-                        statements[k].name
-                    ),
-                )
-            })
-        })
-        .collect()
 }
 
 /// Where each parameter of `item` sits in the domain's list (`item`'s parameters are a

@@ -2,7 +2,8 @@
 //! domains from `polyscan tile`) can be read by people and by polyscan itself.
 
 use super::ast::Problem;
-use cad::formula::Formula;
+use cad::formula::{Atom, Formula, Rel};
+use polys::Poly;
 
 impl Problem {
     /// The problem as input text: the statements' set, then the context set if there is
@@ -31,7 +32,7 @@ impl Problem {
                 let own = s.domain_vars(&self.params);
                 match (&s.domain, s.existentials.as_slice()) {
                     (Formula::True, []) => head,
-                    (d, []) => format!("{head} : {}", d.to_text(&vars)),
+                    (d, []) => format!("{head} : {}", d.to_text(&own)),
                     (d, quantified) => {
                         let names: Vec<&str> = quantified.iter().map(|e| e.name.as_str()).collect();
                         format!("{head} : exists {} : {}", names.join(", "), d.to_text(&own))
@@ -51,13 +52,45 @@ impl Problem {
                 .iter()
                 .map(|e| {
                     let s = &self.statements[e.statement];
-                    let time: Vec<String> = e.time.iter().map(|t| t.to_text(&vars)).collect();
-                    format!(
+                    let own = e.vars(&self.params);
+                    let first_output = self.params.len() + e.iterators.len();
+                    // A position whose time is its own output variable prints the name
+                    // (its definition, if any, is in the constraint); so does one whose
+                    // time reads a quantified variable, defined inside the `exists`.
+                    let first_q = first_output + e.outputs.len();
+                    let mut constraint = vec![e.constraint.clone()];
+                    let time: Vec<String> = e
+                        .time
+                        .iter()
+                        .enumerate()
+                        .map(|(l, t)| {
+                            let o = Poly::var(first_output + l);
+                            if *t == o {
+                                e.outputs[l].clone()
+                            } else if t.vars().iter().any(|&v| v >= first_q) {
+                                constraint.push(Formula::Atom(Atom::compare(&o, Rel::Eq, t)));
+                                e.outputs[l].clone()
+                            } else {
+                                t.to_text(&own)
+                            }
+                        })
+                        .collect();
+                    let constraint = Formula::and(constraint);
+                    let head = format!(
                         "{}[{}] -> [{}]",
                         s.name,
-                        s.iterators.join(", "),
+                        e.iterators.join(", "),
                         time.join(", ")
-                    )
+                    );
+                    match (&constraint, e.existentials.as_slice()) {
+                        (Formula::True, []) => head,
+                        (c, []) => format!("{head} : {}", c.to_text(&own)),
+                        (c, quantified) => {
+                            let names: Vec<&str> =
+                                quantified.iter().map(|q| q.name.as_str()).collect();
+                            format!("{head} : exists {} : {}", names.join(", "), c.to_text(&own))
+                        }
+                    }
                 })
                 .collect();
             out.push_str(&format!("{prefix}{{ {} }}\n", entries.join("; ")));

@@ -117,11 +117,12 @@ impl Divisions for Quantified {
     }
 }
 
-/// Divisions where no variable can be introduced (contexts and schedules).
+/// Divisions where no variable can be introduced (a context given on the command line,
+/// the coordinates of a schedule entry's tuple).
 pub(super) struct NoDivisions;
 
 impl Divisions for NoDivisions {
     fn floor(&mut self, _: &Poly, _: &Int) -> Result<Poly, String> {
-        Err("integer division is supported in statement domains only (not yet in contexts and schedules)".into())
+        Err("integer division is not supported here: only in domains, schedule constraints and time vectors, and contexts of the input file".into())
     }
 }

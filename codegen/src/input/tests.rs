@@ -2,7 +2,7 @@
 
 use super::*;
 use cad::formula::Formula;
-use polys::Int;
+use polys::{Int, Poly};
 
 fn holds(p: &Problem, stmt: usize, point: &[i64]) -> bool {
     let pt: Vec<Int> = point.iter().map(|&v| Int::from(v)).collect();
@@ -118,4 +118,52 @@ fn quantified_variables_print_back() {
     let again = parse_problem(&text).unwrap();
     assert_eq!(again.statements[0].domain, s.domain, "{text}");
     assert_eq!(again.statements[0].existentials.len(), 2);
+}
+
+#[test]
+fn schedule_relations_fixed_coordinates_and_named_outputs() {
+    let p = parse_problem(
+        "[n] -> { S[i, j] : 0 <= i, j < n; T[k] : 0 <= k < n }\n\
+         [n] -> { S[a, b = 3] -> [a, o, p = a - o] : 2o = a; S[a, 5] -> [a, 0, 0];\n\
+                  T[k] -> [floor(k/2), 1, k] }",
+    )
+    .unwrap();
+    let sch = p.schedule.as_ref().unwrap();
+    assert_eq!(sch.len(), 3);
+    assert_eq!(sch.iter().filter(|e| e.statement == 0).count(), 2);
+    // Output `o` and the named output `p` are variables 3 and 4 (n, a, b, o, p).
+    assert_eq!(sch[0].outputs[1], "o");
+    assert_eq!(sch[0].time[1], Poly::var(4));
+    assert!(!sch[0].is_function(1));
+    // The fixed coordinate got a fresh name and an equality.
+    assert_eq!(sch[1].iterators.len(), 2);
+    assert_ne!(sch[1].iterators[1], "b");
+    assert!(!p.schedule_is_function());
+    // A division in a time expression is a quantified variable of the entry.
+    assert_eq!(sch[2].existentials.len(), 1);
+    // Printed and read again, the problem has the same instances in the same order.
+    let again = parse_problem(&p.to_text()).unwrap();
+    for n in [0, 1, 4, 7] {
+        let bx = [(-2, 9), (-2, 9)];
+        let want = crate::existential::brute_force(&p, &[n], &bx, 20).unwrap();
+        let got = crate::existential::brute_force(&again, &[n], &bx, 20).unwrap();
+        assert_eq!(got, want, "{}", p.to_text());
+        assert!(n == 0 || !want.is_empty());
+    }
+}
+
+#[test]
+fn context_divisions_restrict_every_statement() {
+    let p = parse_problem(
+        "[n] -> { S[i] : 0 <= i <= n; T[i] : 0 <= i < n }\n[n] -> { : n >= 0 and n mod 2 = 0 }",
+    )
+    .unwrap();
+    assert!(p.statements.iter().all(|s| s.existentials.len() == 1));
+    assert!(p.context.polynomials().iter().all(|q| q.vars() == [0]));
+    let e = super::parse_context("[n] -> { : n mod 2 = 0 }", &["n".to_string()]).unwrap_err();
+    assert!(
+        e.message.contains("put the context in the input file"),
+        "{}",
+        e.message
+    );
 }
