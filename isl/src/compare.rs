@@ -201,6 +201,54 @@ pub fn default_params(nparams: usize) -> Vec<Vec<i64>> {
     out
 }
 
+/// [`default_params`], and when none of them satisfies `problem`'s context (`n = 6 and
+/// m >= 7`), up to three that do, found by enumerating small values (from -2 up, at most
+/// 200,000 vectors).
+pub fn params_for(problem: &Problem) -> Vec<Vec<i64>> {
+    let n = problem.params.len();
+    let mut out = default_params(n);
+    let inside = |v: &[i64]| {
+        let point: Vec<polys::Int> = v.iter().map(|&x| polys::Int::from(x)).collect();
+        problem.context.eval_int(&point)
+    };
+    if n == 0 || out.iter().any(|v| inside(v)) {
+        return out;
+    }
+    // The widest range r with r^n vectors within the budget.
+    let width = (1..=64i64)
+        .take_while(|r| r.checked_pow(n as u32).is_some_and(|x| x <= 200_000))
+        .last()
+        .unwrap_or(1);
+    let mut found: Vec<Vec<i64>> = Vec::new();
+    let mut v = vec![-2i64; n];
+    'all: loop {
+        if inside(&v) {
+            found.push(v.clone());
+        }
+        let mut k = n;
+        loop {
+            if k == 0 {
+                break 'all;
+            }
+            k -= 1;
+            v[k] += 1;
+            if v[k] < width - 2 {
+                break;
+            }
+            v[k] = -2;
+        }
+    }
+    if let (Some(first), Some(last)) = (found.first(), found.last()) {
+        let middle = &found[found.len() / 2];
+        for p in [first, middle, last] {
+            if !out.contains(p) {
+                out.push(p.clone());
+            }
+        }
+    }
+    out
+}
+
 /// isl's input for `problem`, tiled as `tiling` asks (tile loops outside only).
 fn isl_input_for(problem: &Problem, tiling: Option<&Tiling>) -> Result<IslInput, CompareError> {
     let base = input::from_problem(problem)?;

@@ -270,15 +270,16 @@ pub fn convert(isl: &Isl, schedule: &str, context: &str) -> Result<String, Conve
         }
         slot.1.push(conj);
     }
-    if order.is_empty() {
-        return Err(ConvertError::Unsupported("empty domain".into()));
-    }
-    let (_, sched_body) = split_params(&sched)?;
-    let mut times: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    // Conditions gist could not remove (it works per disjunct) are dropped when the
-    // unconditional map agrees with the schedule on the domain: checked by isl below.
-    let mut dropped_conditions = false;
-    let mut plain_entries = Vec::new();
+    let prefix = if params.is_empty() {
+        String::new()
+    } else {
+        format!("[{}] -> ", params.join(", "))
+    };
+    // The schedule's pieces as isl prints them (polyscan reads relations, piecewise
+    // schedules, named outputs and fixed coordinates), time vectors padded with zeros to
+    // one length.
+    let (sparams, sched_body) = split_params(&sched)?;
+    let mut pieces: Vec<(String, Vec<String>, Vec<String>, String)> = Vec::new();
     for entry in split_top(&sched_body, ';') {
         let (name, elems, rest) = tuple(&entry)?;
         let rest = rest
@@ -286,61 +287,27 @@ pub fn convert(isl: &Isl, schedule: &str, context: &str) -> Result<String, Conve
             .ok_or_else(|| ConvertError::Format(entry.clone()))?
             .trim();
         let (_, range, cond) = tuple(&format!("T{rest}"))?;
-        if times.contains_key(&name) {
-            // A further piece of a piecewise schedule: the check below decides.
-            dropped_conditions = true;
+        check_domain_expressible(&range.join(", "))?;
+        check_domain_expressible(&cond)?;
+        pieces.push((name, elems, range, cond));
+    }
+    let len = pieces.iter().map(|p| p.2.len()).max().unwrap_or(0);
+    let mut sched_entries = Vec::new();
+    for (name, elems, mut range, cond) in pieces {
+        if !stmts.contains_key(&name) {
+            // A piece for points outside the domain runs nothing.
             continue;
         }
-        dropped_conditions |= !cond.trim().is_empty();
-        plain_entries.push(format!(
-            "{name}[{}] -> [{}]",
+        range.resize(len, "0".into());
+        sched_entries.push(format!(
+            "{name}[{}] -> [{}]{}{}",
             elems.join(", "),
-            range.join(", ")
+            range.join(", "),
+            if cond.is_empty() { "" } else { " " },
+            cond
         ));
-        if !elems.iter().all(|e| is_ident(e) && !params.contains(e)) {
-            return Err(ConvertError::Unsupported(format!(
-                "fixed coordinates in the schedule's domain: {entry}"
-            )));
-        }
-        let map: BTreeMap<String, String> = elems
-            .iter()
-            .enumerate()
-            .map(|(k, e)| (e.clone(), iter_name(k)))
-            .collect();
-        let mut t = Vec::new();
-        for r in &range {
-            check_expressible(r)?;
-            if r.contains('=') {
-                return Err(ConvertError::Unsupported(format!(
-                    "named output in {entry}"
-                )));
-            }
-            t.push(rename(r, &map));
-        }
-        times.insert(name.clone(), t);
     }
-    if dropped_conditions {
-        let (sparams, _) = split_params(&sched)?;
-        let sprefix = if sparams.is_empty() {
-            String::new()
-        } else {
-            format!("[{}] -> ", sparams.join(", "))
-        };
-        let plain = format!("{sprefix}{{ {} }}", plain_entries.join("; "));
-        if !isl.equal_on(&plain, schedule, &domain)? {
-            return Err(ConvertError::Unsupported(format!(
-                "a piecewise or relational schedule: {sched}"
-            )));
-        }
-    }
-    let len = times.values().map(Vec::len).max().unwrap_or(0);
-    let prefix = if params.is_empty() {
-        String::new()
-    } else {
-        format!("[{}] -> ", params.join(", "))
-    };
     let mut dom_entries = Vec::new();
-    let mut sched_entries = Vec::new();
     for name in &order {
         let (arity, disj) = &stmts[name];
         let iters: Vec<String> = (0..*arity).map(iter_name).collect();
@@ -353,25 +320,23 @@ pub fn convert(isl: &Isl, schedule: &str, context: &str) -> Result<String, Conve
                 .join(" or ")
         };
         dom_entries.push(format!("{name}[{}] : {f}", iters.join(", ")));
-        let mut t = times
-            .get(name)
-            .cloned()
-            .ok_or_else(|| ConvertError::Format(format!("no schedule for {name}")))?;
-        t.resize(len, "0".into());
-        sched_entries.push(format!(
-            "{name}[{}] -> [{}]",
-            iters.join(", "),
-            t.join(", ")
-        ));
     }
     let mut out = format!("{prefix}{{ {} }}\n", dom_entries.join("; "));
     let ctx = isl.set_text(context)?;
     let (cparams, cbody) = split_params(&ctx)?;
-    // A zero-dimensional set prints as `{ [] : ... }`: only the constraints matter.
-    let cbody = cbody.trim().trim_start_matches("[]").trim();
+    // A zero-dimensional set prints as `{ [] : ... }`: only the constraints matter. A
+    // context node inside a schedule tree may constrain the outer schedule dimensions
+    // (`[n] -> { [i] : 0 <= n <= i }`), which a parameter context cannot say.
+    let cbody = cbody.trim();
+    if cbody.starts_with('[') && !cbody.starts_with("[]") {
+        return Err(ConvertError::Unsupported(format!(
+            "a context node on schedule dimensions: {ctx}"
+        )));
+    }
+    let cbody = cbody.trim_start_matches("[]").trim();
     let cbody = cbody.trim_start_matches(':').trim().to_string();
     if !cbody.is_empty() {
-        check_expressible(&cbody)?;
+        check_domain_expressible(&cbody)?;
         let cprefix = if cparams.is_empty() {
             String::new()
         } else {
@@ -379,7 +344,14 @@ pub fn convert(isl: &Isl, schedule: &str, context: &str) -> Result<String, Conve
         };
         out.push_str(&format!("{cprefix}{{ : {cbody} }}\n"));
     }
-    out.push_str(&format!("{prefix}{{ {} }}\n", sched_entries.join("; ")));
+    if !order.is_empty() {
+        let sprefix = if sparams.is_empty() {
+            String::new()
+        } else {
+            format!("[{}] -> ", sparams.join(", "))
+        };
+        out.push_str(&format!("{sprefix}{{ {} }}\n", sched_entries.join("; ")));
+    }
     Ok(out)
 }
 

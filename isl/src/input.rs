@@ -253,19 +253,61 @@ pub fn from_problem(problem: &Problem) -> Result<IslInput, NotAffine> {
                 quantified.join(", ")
             ));
         }
-        let mut range = Vec::new();
-        if let Some(entries) = &problem.schedule {
-            let place = format!("the schedule of {}", s.name);
-            if let Some(e) = entries.iter().find(|e| e.statement == k) {
-                for t in &e.time {
-                    range.push(affine_text(t, &names, &place)?);
+        // Each schedule piece, its outputs named and defined by constraints, followed by
+        // the iterators and the statement index (polyscan's order at equal times).
+        let mut tail: Vec<String> = iters.clone();
+        tail.extend(std::iter::repeat_n("0".to_string(), depth - iters.len()));
+        tail.push(k.to_string());
+        match &problem.schedule {
+            None => sched_parts.push(format!("{tuple} -> [{}]", tail.join(", "))),
+            Some(entries) => {
+                let place = format!("the schedule of {}", s.name);
+                for e in entries.iter().filter(|e| e.statement == k) {
+                    let mut piece_names = local.clone();
+                    let outputs: Vec<String> = e
+                        .outputs
+                        .iter()
+                        .map(|o| pick(o, "o", &mut piece_names))
+                        .collect();
+                    let quantified: Vec<String> = e
+                        .existentials
+                        .iter()
+                        .map(|q| pick(&q.name, "e", &mut piece_names))
+                        .collect();
+                    let mut all = names.clone();
+                    all.extend(outputs.iter().cloned());
+                    all.extend(quantified.iter().cloned());
+                    let first_output = names.len();
+                    let mut conds = Vec::new();
+                    for (l, t) in e.time.iter().enumerate() {
+                        let o = Poly::var(first_output + l);
+                        if *t != o {
+                            conds.push(format!(
+                                "{} = {}",
+                                outputs[l],
+                                affine_text(t, &all, &place)?
+                            ));
+                        }
+                    }
+                    if e.constraint != Formula::True {
+                        conds.push(format!("({})", formula_text(&e.constraint, &all, &place)?));
+                    }
+                    let mut range = outputs.clone();
+                    range.extend(tail.iter().cloned());
+                    let cond = if conds.is_empty() {
+                        "true".to_string()
+                    } else {
+                        conds.join(" and ")
+                    };
+                    let cond = if quantified.is_empty() {
+                        cond
+                    } else {
+                        format!("exists ({} : {cond})", quantified.join(", "))
+                    };
+                    sched_parts.push(format!("{tuple} -> [{}] : {cond}", range.join(", ")));
                 }
             }
         }
-        range.extend(iters.iter().cloned());
-        range.extend(std::iter::repeat_n("0".to_string(), depth - iters.len()));
-        range.push(k.to_string());
-        sched_parts.push(format!("{tuple} -> [{}]", range.join(", ")));
     }
     let context = formula_text(&problem.context, &params, "the context")?;
     Ok(IslInput {

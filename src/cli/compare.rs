@@ -13,7 +13,7 @@ use super::verify::parse_params;
 use super::{Diagnostic, ExitCode};
 use clap::Args;
 use polyscan_isl::compare::{
-    compare_source, default_params, CompareError, CompareOptions, Outcome, Report,
+    compare_source, params_for, CompareError, CompareOptions, Outcome, Report,
 };
 use polyscan_isl::harness::HarnessError;
 use polyscan_isl::{input, IslError, NotAffine};
@@ -150,7 +150,7 @@ pub fn run(args: CompareArgs) -> Result<(), Diagnostic> {
     // Polynomial input is refused before any work (exit code 2).
     input::from_problem(&problem).map_err(|e| not_affine_diagnostic(&e))?;
     let params = if args.params.is_empty() {
-        default_params(problem.params.len())
+        params_for(&problem)
     } else {
         args.params
             .iter()
