@@ -233,6 +233,30 @@ fn substitute_equalities(mut cons: Vec<Con>, width: usize) -> Option<Vec<Con>> {
     }
 }
 
+/// The constraints without those the others imply at every integer point (each proven by
+/// [`infeasible`] on the others and its negation, dropped one at a time): only where
+/// Fourier–Motzkin would otherwise multiply them past its limit, since the test costs
+/// one elimination per constraint. A dropped stated constraint needs no guard: the
+/// remaining ones, which loops enforce, imply it.
+fn without_redundant(mut cons: Vec<(Con, bool)>, width: usize) -> Vec<(Con, bool)> {
+    let mut k = 0;
+    while k < cons.len() {
+        let mut test: Vec<Con> = cons
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != k)
+            .map(|(_, (c, _))| c.clone())
+            .collect();
+        test.push(negate(&cons[k].0));
+        if infeasible(test, width) {
+            cons.remove(k);
+        } else {
+            k += 1;
+        }
+    }
+    cons
+}
+
 /// The projections of one polyhedron onto the parameters and outer loop variables
 /// (`proj[v]` for `v` in `np..=nvars`, empty below); `Some(None)`: no point for any
 /// parameter value; `None`: too large or beyond 64 bits.
@@ -266,6 +290,13 @@ pub(crate) fn project(
     };
     proj[nvars] = cur.clone();
     for v in (np..nvars).rev() {
+        let (lo, up) = (
+            cur.iter().filter(|(c, _)| c[v] > 0).count(),
+            cur.iter().filter(|(c, _)| c[v] < 0).count(),
+        );
+        if cur.len() + lo * up > FM_LIMIT / 2 {
+            cur = without_redundant(cur, width);
+        }
         cur = match eliminate(cur, v, width)? {
             Step::Contradiction => return Some(None),
             Step::Rest(r) => r,
@@ -328,6 +359,9 @@ fn product(a: &[Vec<Con>], b: &[Vec<Con>]) -> Option<Vec<Vec<Con>>> {
 /// `p > 0` is `p - 1 >= 0`, `p != 0` is `p <= -1` or `p >= 1`.
 fn atom(a: &Atom, neg: bool, width: usize) -> Option<Vec<Vec<Con>>> {
     let rel = if neg { a.rel.negate() } else { a.rel };
+    if let Some(holds) = int64_decided(&a.poly, rel) {
+        return Some(if holds { vec![Vec::new()] } else { Vec::new() });
+    }
     let p = con_of(&a.poly, width)?;
     let minus: Con = p.iter().map(|x| -x).collect();
     let shift = |c: &Con, d: i64| -> Option<Con> {
@@ -343,6 +377,40 @@ fn atom(a: &Atom, neg: bool, width: usize) -> Option<Vec<Vec<Con>>> {
         Rel::Eq => vec![vec![p, minus]],
         Rel::Ne => vec![vec![shift(&minus, -1)?], vec![shift(&p, -1)?]],
     })
+}
+
+/// Whether `x + c ~ 0` or `-x + c ~ 0` (one variable, coefficient 1 or -1) holds or fails
+/// for every 64-bit value of `x`: every variable of the generated code is an `int64_t`,
+/// so isl's `n <= 9223372036854775807` says nothing (and its constant would not fit the
+/// scanner's 32-bit coefficients).
+fn int64_decided(p: &Poly, rel: Rel) -> Option<bool> {
+    if p.total_degree() != 1 || p.vars().len() != 1 {
+        return None;
+    }
+    let v = p.vars()[0];
+    let cs = p.coeffs(v);
+    let a = cs[1].constant_value()?.to_i64()?;
+    let c = cs[0].constant_value()?;
+    if a.abs() != 1 {
+        return None;
+    }
+    // a*x + c over x in [MIN, MAX] spans [lo, hi].
+    let (min, max) = (polys::Int::from(i64::MIN), polys::Int::from(i64::MAX));
+    let (lo, hi) = if a > 0 {
+        (min + c.clone(), max + c)
+    } else {
+        (c.clone() - max, c - min)
+    };
+    let zero = polys::Int::from(0);
+    match rel {
+        Rel::Ge if lo >= zero => Some(true),
+        Rel::Gt if lo > zero => Some(true),
+        Rel::Le if hi <= zero => Some(true),
+        Rel::Lt if hi < zero => Some(true),
+        Rel::Ge if hi < zero => Some(false),
+        Rel::Le if lo > zero => Some(false),
+        _ => None,
+    }
 }
 
 /// An affine polynomial's coefficients, or `None` if it is not affine or they exceed 32

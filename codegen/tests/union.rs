@@ -340,3 +340,46 @@ fn random_affine_unions_match_brute_force() {
         "only {scanned} of {count} scanned"
     );
 }
+
+/// Omega's lefur03 shape (scaled from 1000 to 10): Fourier–Motzkin on it exceeds its
+/// limit unless constraints the others imply are dropped first; and isl's
+/// `n <= 9223372036854775807`, true of every `int64_t`, which does not fit the scanner's
+/// coefficients. Both, with a schedule (the union scanner's input), stay with the scanner
+/// (no CAD) and run the brute-force instances.
+#[test]
+fn wide_polyhedra_and_int64_bounds_stay_with_the_scanner() {
+    let lefur = "{ s0[x0, x1, x2, x3, x4, x5] : x3 >= 0 and x4 <= 10 and -1 + 10x2 <= 3x4 <= 8 + 10x2 \
+                 and x5 >= 10x0 - x4 and x5 >= 2 + 10x3 - 2x4 and x4 <= x5 <= 1 + 2x4 \
+                 and x5 <= 11 + 10x3 - 2x4 and x5 <= 9 + 10x0 - x4 and 10x1 + x4 <= 2x5 <= 9 + 10x1 + x4 }\n\
+                 { s0[a, b, c, d, e, f] -> [a, b, c, d, e, f] }";
+    let wide = "[n] -> { S[i] : 0 <= i <= n and n <= 9223372036854775807 and -9223372036854775808 <= i }\n\
+                { S[i] -> [i] }";
+    for (src, params, bx) in [
+        (
+            lefur,
+            vec![],
+            vec![(-3, 5), (-3, 5), (-3, 5), (-3, 5), (-3, 12), (-3, 25)],
+        ),
+        (wide, vec![7], vec![(-3, 10)]),
+    ] {
+        // The CAD would take minutes here: a limit makes a regression fail, not hang.
+        let opts = GenOptions {
+            limits: cad::Limits::new(Some(200_000), Some(20.0)),
+            ..linear()
+        };
+        let g = generate(&parse_problem(src).unwrap(), &opts, &LiftStats::default())
+            .unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert!(g.cad.is_none(), "{src}: went to the CAD");
+        assert!(!code(&g).contains("9223372036854775807"), "{}", code(&g));
+        let expected = brute_force(&g, &params, &bx).unwrap();
+        let p: Vec<Int> = params.iter().map(|&v| Int::from(v)).collect();
+        let got: Vec<(usize, Vec<i64>)> =
+            codegen::interp::instances(&g.nodes, &p, g.vars.len(), 1_000_000)
+                .unwrap()
+                .into_iter()
+                .map(|(s, a)| (s, a.iter().map(|v| v.to_i64().unwrap()).collect()))
+                .collect();
+        assert!(!expected.is_empty(), "{src}");
+        assert_eq!(got, expected, "{src}\n{}", code(&g));
+    }
+}
