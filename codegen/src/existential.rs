@@ -216,9 +216,31 @@ fn least_witness(s: &Statement, np: usize) -> Result<Formula, String> {
                 ));
             }
             let before = Poly::var(v).sub(&Poly::one());
+            // Given D(x, f), D(x, f - 1) fails exactly when a lower bound on f does (the
+            // other conjuncts do not change or, upper bounds, still hold at f - 1): the
+            // negation needs only those, which keeps its disjunction small.
+            let lower_bounds: Option<Vec<Formula>> = top
+                .iter()
+                .filter(|c| mentions(c, v))
+                .filter_map(|c| match c {
+                    Formula::Atom(a) => match a.poly.coeffs(v)[1].constant_value() {
+                        None => Some(None),
+                        Some(k) => {
+                            let up = a.rel != Rel::Eq
+                                && (matches!(a.rel, Rel::Le | Rel::Lt) == (k.signum() > 0));
+                            (!up).then(|| Some((*c).clone()))
+                        }
+                    },
+                    _ => Some(None),
+                })
+                .collect();
+            let moved = match lower_bounds {
+                Some(l) => subst(&Formula::and(l), v, &before),
+                None => subst(&s.domain, v, &before),
+            };
             Ok(Formula::and(vec![
                 s.domain.clone(),
-                Formula::Not(Box::new(subst(&s.domain, v, &before))),
+                Formula::Not(Box::new(moved)),
             ]))
         }
         _ => Err(format!(

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 pub(crate) type Con = Vec<i64>;
 
 /// Polyhedra per statement after making disjunctions disjoint.
-const MAX_CONJUNCTIONS: usize = 32;
+const MAX_CONJUNCTIONS: usize = 256;
 /// Constraints in one Fourier–Motzkin step before giving up (projection) or answering
 /// "maybe feasible" (tests).
 const FM_LIMIT: usize = 300;
@@ -413,19 +413,23 @@ fn int64_decided(p: &Poly, rel: Rel) -> Option<bool> {
     }
 }
 
-/// An affine polynomial's coefficients, or `None` if it is not affine or they exceed 32
-/// bits (room for elimination in 64).
+/// An affine polynomial's coefficients, or `None` if it is not affine, a coefficient of a
+/// variable exceeds 32 bits or the constant 40 (room for elimination).
 fn con_of(p: &Poly, width: usize) -> Option<Con> {
     if p.total_degree() > 1 {
         return None;
     }
     let mut c = vec![0i64; width + 1];
     for (m, k) in p.terms() {
-        let k = k.to_i64().filter(|k| k.unsigned_abs() < 1 << 31)?;
+        let k = k.to_i64()?;
         match m.exps().iter().position(|&e| e == 1) {
-            Some(v) if v < width - 1 => c[v] = k,
+            Some(v) if v < width - 1 && k.unsigned_abs() < 1 << 31 => c[v] = k,
             Some(_) => return None,
-            None => c[width] = k,
+            // Constants up to 2^40 (isl's `n <= 2147483647`): a sum of two products of a
+            // coefficient and a constant stays far within the i128 of elimination, and
+            // `normalize` refuses a result beyond 64 bits.
+            None if k.unsigned_abs() < 1 << 40 => c[width] = k,
+            None => return None,
         }
     }
     Some(c)
