@@ -47,8 +47,12 @@ pub fn witness(problem: &Problem) -> Result<Option<Witnessed>, String> {
             arity,
         }));
     }
+    let witnessed: Vec<Statement> = simplified
+        .iter()
+        .map(|s| least_witness(s, np))
+        .collect::<Result<_, _>>()?;
     let problem = &Problem {
-        statements: simplified,
+        statements: witnessed,
         ..problem.clone()
     };
     let depth = problem.depth();
@@ -82,7 +86,7 @@ pub fn witness(problem: &Problem) -> Result<Option<Witnessed>, String> {
     let mut statements = Vec::with_capacity(problem.statements.len());
     for (index, s) in problem.statements.iter().enumerate() {
         let len = s.iterators.len();
-        let domain = least_witness(s, np)?;
+        let domain = &s.domain;
         // Quantified variable k moves from np + len + k to np + first_witness + k.
         let map: Vec<usize> = (0..np + len)
             .chain((0..s.existentials.len()).map(|k| np + first_witness + k))
@@ -157,8 +161,8 @@ fn subst(f: &Formula, v: usize, value: &Poly) -> Formula {
     }
 }
 
-/// The statement's domain admitting one witness per point (see the module comment).
-fn least_witness(s: &Statement, np: usize) -> Result<Formula, String> {
+/// The statement with a domain admitting one witness per point (see the module comment).
+fn least_witness(s: &Statement, np: usize) -> Result<Statement, String> {
     let first = np + s.iterators.len();
     let n = s.existentials.len();
     let top = conjuncts(&s.domain);
@@ -178,7 +182,10 @@ fn least_witness(s: &Statement, np: usize) -> Result<Formula, String> {
             }
             let v = first + k;
             fixed[k] = match &s.existentials[k].division {
-                Some((e, _)) => quantified_fixed(e, &fixed, k),
+                // A division is a function of its numerator, unless that reads the
+                // variable itself (`floor((2q + 1)/2)` after `e = 2q + 1` was substituted:
+                // its definition then holds for every q).
+                Some((e, _)) => e.degree(v) == 0 && quantified_fixed(e, &fixed, k),
                 None => top.iter().any(|c| match c {
                     Formula::Atom(a) if a.rel == Rel::Eq && a.poly.degree(v) == 1 => {
                         a.poly.coeffs(v)[1].is_constant() && quantified_fixed(&a.poly, &fixed, k)
@@ -200,7 +207,7 @@ fn least_witness(s: &Statement, np: usize) -> Result<Formula, String> {
             .join(", ")
     };
     match free.as_slice() {
-        [] => Ok(s.domain.clone()),
+        [] => Ok(s.clone()),
         [k] => {
             let v = first + k;
             let interval = top.iter().all(|c| match c {
@@ -238,10 +245,12 @@ fn least_witness(s: &Statement, np: usize) -> Result<Formula, String> {
                 Some(l) => subst(&Formula::and(l), v, &before),
                 None => subst(&s.domain, v, &before),
             };
-            Ok(Formula::and(vec![
-                s.domain.clone(),
-                Formula::Not(Box::new(moved)),
-            ]))
+            // A division of f would keep its value at f in the shifted formula: such
+            // divisions make f not free but two free variables, refused below.
+            let mut out = s.clone();
+            let parts = vec![s.domain.clone(), Formula::Not(Box::new(moved))];
+            out.domain = Formula::and(parts);
+            Ok(out)
         }
         _ => Err(format!(
             "statement {}: the quantified variables {} are not fixed by equalities; polyscan handles one such variable per statement",

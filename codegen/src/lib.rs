@@ -14,7 +14,8 @@
 //! # The pipeline
 //!
 //! 1. **Parse** ([`input::parse_problem`]): isl's set syntax with polynomial terms, an
-//!    optional context and an optional affine schedule, to a [`input::Problem`] whose
+//!    optional context and an optional schedule map (functions, relations, piecewise), to
+//!    a [`input::Problem`] whose
 //!    formulas are over one variable list: parameters first, then iterator positions
 //!    (statements share loops by position).
 //! 2. **Configure and run** ([`Pipeline`]): the parameter context, loop [`Order`],

@@ -64,6 +64,10 @@ fn each_construct_matches_brute_force() {
         "[n] -> { S[i, j] : 0 <= i, j <= n and exists k : i <= 3k <= j }",
         "[n] -> { S[i] : 0 <= i <= n and exists k, l : i = 2k and k = 3l + 1 }",
         "[n] -> { S[i] : exists k : 0 <= i <= n and (exists l : i = 5l) and k = i }",
+        // `e = 2q + 1` substituted leaves q = floor((2q + 1)/2) free (its definition
+        // holds for every q): it is the witness, not a division (once ran points twice).
+        "[n] -> { S[i] : 0 <= i <= n and exists e : 0 <= e <= i and e mod 2 = 1 }",
+        "[n] -> { S[i] : 0 <= i <= n and exists e : i - 5 <= e <= i and e mod 3 = 2 }",
         // Polynomial terms with strides and divisions.
         "[n] -> { S[i, j] : 1 <= i and 1 <= j and i*j <= n and exists k : j = 2k }",
         "[n] -> { S[i, j] : 0 <= i <= n and 0 <= j and j*j <= i and i mod 3 = 1 }",
@@ -72,6 +76,12 @@ fn each_construct_matches_brute_force() {
         "[n] -> { S[i] : 0 <= i <= n and i % 2 = 0; T[i] : 0 <= i <= n and exists (e = floor(i/3) : 3e = i) }",
         "[n] -> { S[i] : 0 <= i <= n; T[i] : 0 <= i <= n and exists k : i = 2k + 1 }",
         "[n] -> { S[i] : 0 <= i <= n and i mod 3 = 0; T[i, j] : 0 <= i <= n and 0 <= j < i and j mod 2 = 1 }\n{ S[i] -> [i, 0, 0]; T[i, j] -> [i, 1, j] }",
+        // Schedule relations: an output fixed by a stride, named outputs with divisions
+        // (tiles), several pieces (a union: k = 2 of i = 2 once), a fixed coordinate.
+        "[n] -> { S[i, j] : 0 <= i, j <= n }\n{ S[a, b] -> [a, o] : 2o = a }",
+        "[n] -> { S[i, j] : 0 <= i, j <= n }\n[n] -> { S[i, j] -> [it, ip = i - it, j] : it mod 4 = 0 and i - 3 <= it <= i }",
+        "[n] -> { S[i] : 0 <= i <= n }\n{ S[i] -> [i, k] : 0 <= k <= i; S[i] -> [i, k] : 2 <= k <= 3 }",
+        "[n] -> { S[i, j] : 0 <= i, j <= n }\n[n] -> { S[i, 2] -> [i, 0] : i >= 1; S[i, j] -> [-i, j] : i = 0 }",
     ] {
         check(src, &[-1, 0, 1, 2, 5, 9, 14]);
     }

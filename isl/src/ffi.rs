@@ -75,8 +75,6 @@ extern "C" {
         umap: *mut IslUnionMap,
         uset: *mut IslUnionSet,
     ) -> *mut IslUnionMap;
-    /// isl_bool: 1 true, 0 false, -1 error.
-    pub fn isl_union_map_is_equal(a: *const IslUnionMap, b: *const IslUnionMap) -> c_int;
     pub fn isl_union_map_to_str(umap: *const IslUnionMap) -> *mut c_char;
     pub fn isl_union_map_free(umap: *mut IslUnionMap) -> *mut IslUnionMap;
 

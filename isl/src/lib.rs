@@ -169,10 +169,6 @@ mod missing {
         pub fn schedule_tree_map(&self, _: &str) -> Result<String, IslError> {
             match self.never {}
         }
-        /// Unreachable (no `Isl` exists); see the linked version.
-        pub fn equal_on(&self, _: &str, _: &str, _: &str) -> Result<bool, IslError> {
-            match self.never {}
-        }
     }
 }
 
@@ -382,24 +378,6 @@ mod linked {
             let g_text =
                 self.string(unsafe { ffi::isl_union_map_to_str(g.get()) }, "print a map")?;
             Ok((dom_text, g_text))
-        }
-
-        /// Whether two union maps agree on a domain (both restricted to it).
-        pub fn equal_on(&self, a: &str, b: &str, domain: &str) -> Result<bool, IslError> {
-            let restrict = |m: &str| -> Result<Owned<ffi::IslUnionMap>, IslError> {
-                let m = self.read_union_map(m)?;
-                let d = self.read_union_set(domain)?;
-                // SAFETY: both consumed; the result is owned.
-                let r = unsafe { ffi::isl_union_map_intersect_domain(m.take(), d.take()) };
-                self.own(r, ffi::isl_union_map_free, "restrict a map")
-            };
-            let (a, b) = (restrict(a)?, restrict(b)?);
-            // SAFETY: both borrowed.
-            match unsafe { ffi::isl_union_map_is_equal(a.get(), b.get()) } {
-                1 => Ok(true),
-                0 => Ok(false),
-                _ => Err(self.error("compare two maps")),
-            }
         }
 
         /// The flat schedule map of a schedule tree (isl's `.st` files, YAML), restricted

@@ -1,5 +1,6 @@
 //! The input language: isl's set syntax extended with polynomial terms, a parameter
-//! context and an optional affine schedule.
+//! context and an optional schedule map (isl's: functions, relations with output
+//! variables and constraints, several pieces per statement).
 //!
 //! ```text
 //! # comment
