@@ -55,6 +55,24 @@ pub fn expected_instances(
     Ok((brute_force(g, params, &bx)?, bx))
 }
 
+/// Whether `params` satisfy the context the code was generated for (the problem's and
+/// any given to the pipeline): outside it the generated code promises nothing, as isl's
+/// code does not, so there is nothing to check.
+pub fn in_context(out: &Outcome, params: &[i64]) -> bool {
+    let g = &out.generated;
+    let point: Vec<polys::Int> = params.iter().map(|&v| polys::Int::from(v)).collect();
+    let over_params = |f: &cad::formula::Formula| {
+        f.polynomials()
+            .iter()
+            .all(|p| p.vars().iter().all(|&v| v < g.nparams))
+    };
+    out.original.context.eval_int(&point)
+        && g.pruning
+            .iter()
+            .filter(|f| over_params(f))
+            .all(|f| f.eval_int(&point))
+}
+
 /// A box around the original coordinates that `instances` carry, widened by `margin` or
 /// by half the extent on every side.
 pub fn original_box(instances: &[Instance], depth: usize, margin: i64) -> Vec<(i64, i64)> {

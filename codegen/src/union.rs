@@ -145,9 +145,9 @@ pub fn scan(input: &LinearInput) -> Option<Vec<Node>> {
             }
         }
     }
-    let body = scanner.level(np, &context, actives)?;
-    // The context is assumed inside; outside it nothing may run.
-    Some(scanner.guarded(&[], &context, body))
+    // The context is assumed, as isl assumes it and as the CAD path does: outside it
+    // nothing is promised, so it needs no guard of its own.
+    scanner.level(np, &context, actives)
 }
 
 impl Scanner<'_> {

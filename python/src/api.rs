@@ -84,7 +84,8 @@ fn param_sets(params: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Vec<(String, i6
 /// list of dicts, or one dict; may be omitted for sets without parameters) and compares
 /// the instances with a brute-force enumeration of the domain. ``True`` when every run
 /// agrees; with ``details=True``, one dict per run instead (``params``, ``instances``,
-/// ``difference``: ``None`` or the first difference). The generation options are
+/// ``difference``: ``None`` or the first difference; ``outside_context``: the values
+/// violate the context, where the code promises nothing, so nothing was checked). The generation options are
 /// ``generate``'s; ``check_overflow`` compiles the checked variant, ``run_timeout`` (s)
 /// stops a run.
 ///
@@ -143,6 +144,7 @@ pub fn verify<'py>(
         d.set_item("params", r.shown)?;
         d.set_item("instances", r.instances)?;
         d.set_item("difference", r.difference)?;
+        d.set_item("outside_context", r.outside_context)?;
         list.append(d)?;
     }
     Ok(list.into_any())

@@ -18,6 +18,8 @@ pub struct Run {
     pub instances: usize,
     /// The first difference from brute force, if any.
     pub difference: Option<String>,
+    /// The values violate the context: the code promises nothing there, not checked.
+    pub outside_context: bool,
 }
 
 /// Verifies `problem`'s code for each parameter set: `Ok(runs)`, or the error that kept a
@@ -63,6 +65,7 @@ pub fn verify(
                 shown: "all".into(),
                 instances: 0,
                 difference: Some(e.to_string()),
+                outside_context: false,
             }])
         }
         Err(e) => return Err(Error::verify(e)),
@@ -79,6 +82,15 @@ pub fn verify(
         } else {
             shown.join(",")
         };
+        if !codegen::oracle::in_context(&out, params) {
+            runs.push(Run {
+                shown,
+                instances: 0,
+                difference: None,
+                outside_context: true,
+            });
+            continue;
+        }
         let got = match prog.run_with_timeout(params, Some(limit)) {
             Ok(got) => got,
             Err(e @ VerifyError::Run { .. }) => {
@@ -86,6 +98,7 @@ pub fn verify(
                     shown,
                     instances: 0,
                     difference: Some(e.to_string()),
+                    outside_context: false,
                 });
                 continue;
             }
@@ -98,6 +111,7 @@ pub fn verify(
             instances: got.len(),
             difference: first_difference(&expected, &got, g)
                 .map(|d| format!("{d} ({} expected, {} generated)", expected.len(), got.len())),
+            outside_context: false,
         });
     }
     Ok(runs)

@@ -44,7 +44,9 @@ def test_verify_agrees_on_the_examples(case):
 def test_verify_details_and_errors():
     hyperbola = "[n] -> { S[i, j] : 1 <= i <= n and 1 <= j and i*j <= n }"
     runs = polyscan.verify(hyperbola, params={"n": 6}, details=True)
-    assert runs == [{"params": "n=6", "instances": 14, "difference": None}]
+    assert runs == [
+        {"params": "n=6", "instances": 14, "difference": None, "outside_context": False}
+    ]
     with pytest.raises(polyscan.InputError, match="give parameter values"):
         polyscan.verify(hyperbola)
     with pytest.raises(polyscan.InputError, match="no value for parameter 'n'"):
