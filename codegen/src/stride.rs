@@ -20,7 +20,54 @@ use polys::{Coeff, Poly};
 
 /// The nodes with strides made and one-iteration witness loops removed.
 pub fn strides(nodes: Vec<Node>) -> Vec<Node> {
-    hoist_all(nodes).into_iter().flat_map(stride_node).collect()
+    let nodes: Vec<Node> = hoist_all(nodes).into_iter().flat_map(stride_node).collect();
+    single_values(nodes)
+}
+
+/// Loops from a polynomial to itself (left by a change of variable, `for (x = c; x <= c;
+/// x++)`) replaced by their body with the value substituted.
+fn single_values(nodes: Vec<Node>) -> Vec<Node> {
+    nodes
+        .into_iter()
+        .flat_map(|n| match n.map_body(single_values) {
+            Node::Loop {
+                lower,
+                upper,
+                var,
+                body,
+                step,
+            } => match (polynomial(&lower), polynomial(&upper)) {
+                (Some(l), Some(u)) if l == u => body.iter().map(|b| b.subst(var, &l)).collect(),
+                _ => vec![Node::Loop {
+                    lower,
+                    upper,
+                    var,
+                    body,
+                    step,
+                }],
+            },
+            other => vec![other],
+        })
+        .collect()
+}
+
+/// The polynomial a bound is: itself, or `ceil(p/d)` and `floor(p/d)` where the constant
+/// `d` divides every coefficient of `p`.
+fn polynomial(e: &Expr) -> Option<Poly> {
+    match e {
+        Expr::Poly(p) => Some(p.clone()),
+        Expr::CeilDiv(num, d) | Expr::FloorDiv(num, d) => {
+            let (Expr::Poly(p), Some(d)) = (&**num, d.constant_value()) else {
+                return None;
+            };
+            let divides = p
+                .terms()
+                .iter()
+                .all(|(_, c)| c.div_mod_floor(&d).1 == polys::Int::from(0));
+            (d.signum() > 0 && divides).then(|| p.div_scalar_exact(&d))
+        }
+        _ => None,
+    }
 }
 
 /// Every at-most-once loop raised as far as it goes (see the module comment).
