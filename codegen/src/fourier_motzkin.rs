@@ -306,6 +306,62 @@ pub(crate) fn project(
     Some(Some(proj))
 }
 
+/// `f` with the disjunctions of its top-level conjunction simplified where the rest of it
+/// and `context` decide them: a disjunct that cannot hold there is dropped, and a
+/// disjunction that must hold is `true` (`0 < i <= n and (i >= m or i <= 2m)` is one
+/// interval, not three pieces). Each decision is a proof of integer infeasibility;
+/// without one the disjunction stays.
+pub(crate) fn without_implied_disjunctions(f: &Formula, context: &[Con], width: usize) -> Formula {
+    fn conjuncts(f: &Formula, out: &mut Vec<Formula>) {
+        match f {
+            Formula::And(fs) => fs.iter().for_each(|g| conjuncts(g, out)),
+            g => out.push(g.clone()),
+        }
+    }
+    let mut parts = Vec::new();
+    conjuncts(f, &mut parts);
+    if !parts.iter().any(|p| matches!(p, Formula::Or(_))) {
+        return f.clone();
+    }
+    // Infeasible for every conjunction of the formula's disjoint pieces.
+    let never = |g: &Formula| {
+        dnf(g, false, width).is_some_and(|pieces| {
+            pieces.into_iter().all(|mut c| {
+                c.extend(context.iter().cloned());
+                infeasible(c, width)
+            })
+        })
+    };
+    for k in 0..parts.len() {
+        let Formula::Or(disjuncts) = &parts[k] else {
+            continue;
+        };
+        let rest: Vec<Formula> = parts
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != k)
+            .map(|(_, p)| p.clone())
+            .collect();
+        let with = |g: Formula| {
+            let mut all = rest.clone();
+            all.push(g);
+            Formula::And(all)
+        };
+        let kept: Vec<Formula> = disjuncts
+            .iter()
+            .filter(|d| !never(&with((*d).clone())))
+            .cloned()
+            .collect();
+        let or = Formula::or(kept);
+        parts[k] = if never(&with(Formula::Not(Box::new(or.clone())))) {
+            Formula::True
+        } else {
+            or
+        };
+    }
+    Formula::and(parts)
+}
+
 /// A formula as a union of disjoint conjunctions of affine constraints (`neg`: of its
 /// negation), or `None` if some atom is not affine or there are too many conjunctions.
 pub(crate) fn dnf(f: &Formula, neg: bool, width: usize) -> Option<Vec<Vec<Con>>> {

@@ -119,7 +119,8 @@ pub fn scan(input: &LinearInput) -> Option<Vec<Node>> {
     }
     let mut actives = Vec::new();
     for (s, f) in input.formulas.iter().enumerate() {
-        for conj in dnf(f, false, width)? {
+        let f = crate::fourier_motzkin::without_implied_disjunctions(f, &context, width);
+        for conj in dnf(&f, false, width)? {
             let mut all = conj.clone();
             all.extend(context.iter().cloned());
             if scanner.infeasible(all) {

@@ -388,3 +388,38 @@ fn wide_polyhedra_and_int64_bounds_stay_with_the_scanner() {
         assert_eq!(got, expected, "{src}\n{}", code(&g));
     }
 }
+
+/// A disjunction the rest of the domain implies is `true` (CLooG's iftest: one loop, as
+/// isl prints it, not three pieces), and a disjunct it excludes is dropped; the
+/// instances still match brute force.
+#[test]
+fn implied_disjunctions_are_simplified() {
+    for (src, loops) in [
+        ("[m, n] -> { S[i] : 0 < i <= n and (i >= m or i <= 2m) }", 1),
+        // Only `i = 3` can hold: one loop (from 3 to min(n, 3)), not three pieces.
+        (
+            "[n] -> { S[i] : 0 <= i <= n and (i <= -1 or i >= 2 * n + 1 or i = 3) }",
+            1,
+        ),
+    ] {
+        let g = generate_text(src);
+        assert_eq!(
+            codegen::ast::shape(&g.nodes).loops,
+            loops,
+            "{src}\n{}",
+            code(&g)
+        );
+        for params in degenerate(g.nparams) {
+            let p: Vec<Int> = params.iter().map(|&v| Int::from(v)).collect();
+            let got: Vec<(usize, Vec<i64>)> =
+                codegen::interp::instances(&g.nodes, &p, g.vars.len(), 100_000)
+                    .unwrap()
+                    .into_iter()
+                    .map(|(s, a)| (s, a.iter().map(|v| v.to_i64().unwrap()).collect()))
+                    .collect();
+            let bx = vec![(-20, 320); g.vars.len() - g.nparams];
+            let expected = brute_force(&g, &params, &bx).unwrap();
+            assert_eq!(got, expected, "{src} at {params:?}\n{}", code(&g));
+        }
+    }
+}
