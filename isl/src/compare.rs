@@ -202,8 +202,9 @@ pub fn default_params(nparams: usize) -> Vec<Vec<i64>> {
 }
 
 /// [`default_params`], and when none of them satisfies `problem`'s context (`n = 6 and
-/// m >= 7`), up to three that do, found by enumerating small values (from -2 up, at most
-/// 200,000 vectors).
+/// m >= 7`, `125 <= t1 <= 127`), up to three that do: each parameter takes values near
+/// the bounds the context's one-parameter constraints give it, and the combinations
+/// (at most 200,000) are tried in order.
 pub fn params_for(problem: &Problem) -> Vec<Vec<i64>> {
     let n = problem.params.len();
     let mut out = default_params(n);
@@ -214,16 +215,52 @@ pub fn params_for(problem: &Problem) -> Vec<Vec<i64>> {
     if n == 0 || out.iter().any(|v| inside(v)) {
         return out;
     }
-    // The widest range r with r^n vectors within the budget.
-    let width = (1..=64i64)
+    // As many values per parameter as the budget allows for all of them.
+    let per = (1..=64usize)
         .take_while(|r| r.checked_pow(n as u32).is_some_and(|x| x <= 200_000))
         .last()
         .unwrap_or(1);
+    let values: Vec<Vec<i64>> = (0..n)
+        .map(|k| {
+            let (lo, hi) = param_bounds(&problem.context, k);
+            let mut vs: Vec<i64> = match (lo, hi) {
+                (Some(l), Some(h)) => [0, 1, 5, h.saturating_sub(l), 2, 12, 3, 8, 20]
+                    .iter()
+                    .map(|&d| l.saturating_add(d))
+                    .chain([l.saturating_add(h.saturating_sub(l) / 2)])
+                    .filter(|&v| v <= h)
+                    .collect(),
+                (Some(l), None) => [0, 1, 5, 2, 12, 3, 8, 20, 30]
+                    .iter()
+                    .map(|&d| l.saturating_add(d))
+                    .collect(),
+                (None, Some(h)) => [0, 1, 5, 2, 12, 3, 8, 20, 30]
+                    .iter()
+                    .map(|&d| h.saturating_sub(d))
+                    .collect(),
+                (None, None) => vec![5, 0, 1, 13, 2, -1, 8, 30, 3],
+            };
+            let mut seen = Vec::new();
+            vs.retain(|v| {
+                !seen.contains(v) && {
+                    seen.push(*v);
+                    true
+                }
+            });
+            vs.truncate(per.max(1));
+            vs
+        })
+        .collect();
     let mut found: Vec<Vec<i64>> = Vec::new();
-    let mut v = vec![-2i64; n];
+    let mut index = vec![0usize; n];
     'all: loop {
+        let v: Vec<i64> = index
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| values[k][i])
+            .collect();
         if inside(&v) {
-            found.push(v.clone());
+            found.push(v);
         }
         let mut k = n;
         loop {
@@ -231,11 +268,11 @@ pub fn params_for(problem: &Problem) -> Vec<Vec<i64>> {
                 break 'all;
             }
             k -= 1;
-            v[k] += 1;
-            if v[k] < width - 2 {
+            index[k] += 1;
+            if index[k] < values[k].len() {
                 break;
             }
-            v[k] = -2;
+            index[k] = 0;
         }
     }
     if let (Some(first), Some(last)) = (found.first(), found.last()) {
@@ -247,6 +284,56 @@ pub fn params_for(problem: &Problem) -> Vec<Vec<i64>> {
         }
     }
     out
+}
+
+/// The bounds on parameter `k` that the context's top-level constraints in `k` alone
+/// give (`a*k + c >= 0` and the like, `a` constant), where they fit in 64 bits.
+fn param_bounds(context: &cad::formula::Formula, k: usize) -> (Option<i64>, Option<i64>) {
+    use cad::formula::{Formula, Rel};
+    use polys::Coeff;
+    fn atoms(f: &Formula, out: &mut Vec<cad::formula::Atom>) {
+        match f {
+            Formula::And(fs) => fs.iter().for_each(|g| atoms(g, out)),
+            Formula::Atom(a) => out.push(a.clone()),
+            _ => {}
+        }
+    }
+    let mut all = Vec::new();
+    atoms(context, &mut all);
+    let (mut lo, mut hi): (Option<i64>, Option<i64>) = (None, None);
+    for a in all {
+        if a.poly.vars() != [k] || a.poly.degree(k) != 1 {
+            continue;
+        }
+        let cs = a.poly.coeffs(k);
+        let (Some(c1), Some(c0)) = (cs[1].constant_value(), cs[0].constant_value()) else {
+            continue;
+        };
+        // c1*x + c0 ~ 0: x ~ -c0/c1, the relation flipped for c1 < 0.
+        let (num, den, rel) = if c1.signum() > 0 {
+            (c0.neg(), c1, a.rel)
+        } else {
+            (c0, c1.neg(), a.rel.flip())
+        };
+        let floor = num.div_mod_floor(&den).0;
+        let ceil = num.neg().div_mod_floor(&den).0.neg();
+        let one = polys::Int::from(1);
+        let (l, h) = match rel {
+            Rel::Ge => (Some(ceil), None),
+            Rel::Gt => (Some(floor + one), None),
+            Rel::Le => (None, Some(floor)),
+            Rel::Lt => (None, Some(ceil - one)),
+            Rel::Eq => (Some(ceil), Some(floor)),
+            Rel::Ne => (None, None),
+        };
+        if let Some(l) = l.and_then(|l| l.to_i64()) {
+            lo = Some(lo.map_or(l, |x| x.max(l)));
+        }
+        if let Some(h) = h.and_then(|h| h.to_i64()) {
+            hi = Some(hi.map_or(h, |x| x.min(h)));
+        }
+    }
+    (lo, hi)
 }
 
 /// isl's input for `problem`, tiled as `tiling` asks (tile loops outside only).
