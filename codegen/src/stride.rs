@@ -204,40 +204,25 @@ fn reads(nodes: &[Node], v: usize) -> bool {
 /// `f = x + g` (`g` free of `x` and `w`) and `B` reading `w`: one loop over `w` with
 /// `x = m*w - g` in `B` (`L <= x <= U` is `ceil((L + g)/m) <= w <= floor((U + g)/m)`).
 fn change_of_variable(n: &Node, x: usize, lower: &Expr, upper: &Expr) -> Option<Node> {
-    let Node::Loop {
-        var: w,
-        lower: wl,
-        upper: wu,
-        step: 1,
-        body,
-    } = n
-    else {
-        return None;
-    };
-    let (f, g, m) = divisions(wl, wu)?;
-    if f != g || f.degree(*w) > 0 || f.degree(x) != 1 || !reads(body, *w) {
+    let (w, m, a, rest, body) = residue_loop(n, x)?;
+    // Only for a = 1 do x and w increase together; for a = -1 the loop over w would
+    // have to run downwards to keep the order of x.
+    if a != 1 || !reads(body, w) {
         return None;
     }
-    let cs = f.coeffs(x);
-    let a = cs[1].constant_value()?.to_i64()?;
-    let rest = &cs[0];
+    let rest = &rest;
     let mm = Poly::from_i64(m);
-    let mw = Poly::var(*w).mul(&mm);
+    let mw = Poly::var(w).mul(&mm);
     let shifted = |e: &Expr, g: &Poly| -> Expr {
         match e {
             Expr::Poly(p) => Expr::Poly(p.add(g)),
             e => Expr::Sum(vec![e.clone(), Expr::Poly(g.clone())]),
         }
     };
-    // Only for a = 1 do x and w increase together; for a = -1 the loop over w would
-    // have to run downwards to keep the order of x.
-    if a != 1 {
-        return None;
-    }
     let (value, lo, hi) = (mw.sub(rest), shifted(lower, rest), shifted(upper, rest));
     let body: Vec<Node> = body.iter().map(|b| b.subst(x, &value)).collect();
     Some(Node::Loop {
-        var: *w,
+        var: w,
         lower: Expr::CeilDiv(Box::new(lo), mm.clone()).fold_constants(),
         upper: Expr::FloorDiv(Box::new(hi), mm).fold_constants(),
         step: 1,
@@ -270,6 +255,20 @@ fn once(w: usize, lower: &Expr, upper: &Expr, body: &[Node]) -> Option<Vec<Node>
 /// `f = a*x + g` (`a` = 1 or -1, `g` free of `x`): the step `m`, the residue `-a*g` of
 /// `x` modulo `m`, and `B`.
 fn congruence(n: &Node, x: usize) -> Option<(i64, Poly, Vec<Node>)> {
+    let (w, m, a, rest, body) = residue_loop(n, x)?;
+    if reads(body, w) {
+        return None;
+    }
+    match a {
+        1 => Some((m, rest.neg(), body.clone())),
+        -1 => Some((m, rest, body.clone())),
+        _ => None,
+    }
+}
+
+/// `for (w = ceil(f/m); w <= floor(f/m); w++) B` with `f = a*x + g` (`a` constant, `f`
+/// free of `w`): `(w, m, a, g, B)`. The loop runs once exactly when `m` divides `f`.
+fn residue_loop(n: &Node, x: usize) -> Option<(usize, i64, i64, Poly, &Vec<Node>)> {
     let Node::Loop {
         var: w,
         lower,
@@ -281,14 +280,10 @@ fn congruence(n: &Node, x: usize) -> Option<(i64, Poly, Vec<Node>)> {
         return None;
     };
     let (f, g, m) = divisions(lower, upper)?;
-    if f != g || f.degree(*w) > 0 || f.degree(x) != 1 || reads(body, *w) {
+    if f != g || f.degree(*w) > 0 || f.degree(x) != 1 {
         return None;
     }
     let cs = f.coeffs(x);
     let a = cs[1].constant_value()?.to_i64()?;
-    match a {
-        1 => Some((m, cs[0].neg(), body.clone())),
-        -1 => Some((m, cs[0].clone(), body.clone())),
-        _ => None,
-    }
+    Some((*w, m, a, cs[0].clone(), body))
 }

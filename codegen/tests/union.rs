@@ -346,6 +346,16 @@ fn random_affine_unions_match_brute_force() {
     );
 }
 
+/// The instances the exact interpreter runs for `params` (at most a million).
+fn interpreted(g: &Generated, params: &[i64]) -> Vec<(usize, Vec<i64>)> {
+    let p: Vec<Int> = params.iter().map(|&v| Int::from(v)).collect();
+    codegen::interp::instances(&g.nodes, &p, g.vars.len(), 1_000_000)
+        .unwrap()
+        .into_iter()
+        .map(|(s, a)| (s, a.iter().map(|v| v.to_i64().unwrap()).collect()))
+        .collect()
+}
+
 /// Omega's lefur03 shape (scaled from 1000 to 10): Fourier–Motzkin on it exceeds its
 /// limit unless constraints the others imply are dropped first; and isl's
 /// `n <= 9223372036854775807`, true of every `int64_t`, which does not fit the scanner's
@@ -377,13 +387,7 @@ fn wide_polyhedra_and_int64_bounds_stay_with_the_scanner() {
         assert!(g.cad.is_none(), "{src}: went to the CAD");
         assert!(!code(&g).contains("9223372036854775807"), "{}", code(&g));
         let expected = brute_force(&g, &params, &bx).unwrap();
-        let p: Vec<Int> = params.iter().map(|&v| Int::from(v)).collect();
-        let got: Vec<(usize, Vec<i64>)> =
-            codegen::interp::instances(&g.nodes, &p, g.vars.len(), 1_000_000)
-                .unwrap()
-                .into_iter()
-                .map(|(s, a)| (s, a.iter().map(|v| v.to_i64().unwrap()).collect()))
-                .collect();
+        let got = interpreted(&g, &params);
         assert!(!expected.is_empty(), "{src}");
         assert_eq!(got, expected, "{src}\n{}", code(&g));
     }
@@ -410,13 +414,7 @@ fn implied_disjunctions_are_simplified() {
             code(&g)
         );
         for params in degenerate(g.nparams) {
-            let p: Vec<Int> = params.iter().map(|&v| Int::from(v)).collect();
-            let got: Vec<(usize, Vec<i64>)> =
-                codegen::interp::instances(&g.nodes, &p, g.vars.len(), 100_000)
-                    .unwrap()
-                    .into_iter()
-                    .map(|(s, a)| (s, a.iter().map(|v| v.to_i64().unwrap()).collect()))
-                    .collect();
+            let got = interpreted(&g, &params);
             let bx = vec![(-20, 320); g.vars.len() - g.nparams];
             let expected = brute_force(&g, &params, &bx).unwrap();
             assert_eq!(got, expected, "{src} at {params:?}\n{}", code(&g));
