@@ -242,13 +242,50 @@ fn divisions<'e>(lower: &'e Expr, upper: &'e Expr) -> Option<(&'e Poly, &'e Poly
     (dl == du && m >= 2).then_some((f, g, m))
 }
 
-/// The body of a loop over `w` that runs exactly once for every outer value and whose
-/// body does not read `w`.
+/// The body of a loop over `w` that runs exactly once for every outer value, with `w`'s
+/// value `floor(g/m)` as the statements' argument where they pass `w` itself (isl's
+/// `S1(1, floord(M + 1, 2))`); `None` if anything else reads `w`.
 fn once(w: usize, lower: &Expr, upper: &Expr, body: &[Node]) -> Option<Vec<Node>> {
     let (f, g, m) = divisions(lower, upper)?;
     // floor((f + m - 1)/m) = ceil(f/m) for every integer f.
-    let once = g.sub(f) == Poly::from_i64(m - 1) && f.degree(w) == 0;
-    (once && !reads(body, w)).then(|| body.to_vec())
+    if g.sub(f) != Poly::from_i64(m - 1) || f.degree(w) > 0 {
+        return None;
+    }
+    with_value(body, w, upper)
+}
+
+/// `nodes` with every statement argument that is the variable `w` itself replaced by
+/// `value`; `None` if anything else reads `w`.
+fn with_value(nodes: &[Node], w: usize, value: &Expr) -> Option<Vec<Node>> {
+    nodes
+        .iter()
+        .map(|n| match n {
+            Node::Stmt { stmt, args } => {
+                let args: Option<Vec<Expr>> = args
+                    .iter()
+                    .map(|a| match a {
+                        Expr::Poly(p) if *p == Poly::var(w) => Some(value.clone()),
+                        a if a.reads(w) => None,
+                        a => Some(a.clone()),
+                    })
+                    .collect();
+                Some(Node::Stmt {
+                    stmt: *stmt,
+                    args: args?,
+                })
+            }
+            Node::Loop { lower, upper, .. } if lower.reads(w) || upper.reads(w) => None,
+            Node::Guard { lower, upper, .. }
+                if [lower, upper].into_iter().flatten().any(|e| e.reads(w)) =>
+            {
+                None
+            }
+            Node::Loop { body, .. } | Node::Guard { body, .. } => {
+                let inner = with_value(body, w, value)?;
+                Some(n.clone().map_body(|_| inner))
+            }
+        })
+        .collect()
 }
 
 /// For `for (w = ceil(f/m); w <= floor(f/m); w++) B` with `B` not reading `w` and

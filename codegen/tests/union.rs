@@ -421,3 +421,32 @@ fn implied_disjunctions_are_simplified() {
         }
     }
 }
+
+/// Loops that run exactly once print their value, as isl does: CLooG's basic-bounds-5
+/// (`S1(1, floord(M + 1, 2))`, no loop) and nul_basic1 (a time dimension `2o = i` of a
+/// schedule relation: one loop over o, the inner loop from c1 to c1 inlined).
+#[test]
+fn single_iterations_print_their_value() {
+    for (src, loops) in [
+        ("[M] -> { S1[i, j] : i = 1 and M <= 2j <= 1 + M }", 0),
+        (
+            "[M] -> { S1[i, j] : 2j = i and 0 <= i <= M }\n[M] -> { S1[a, b] -> [a, o] : 2o = a }",
+            1,
+        ),
+    ] {
+        let g = generate_text(src);
+        assert_eq!(
+            codegen::ast::shape(&g.nodes).loops,
+            loops,
+            "{src}\n{}",
+            code(&g)
+        );
+        let problem = parse_problem(src).unwrap();
+        for params in degenerate(g.nparams) {
+            let got = interpreted(&g, &params);
+            let bx = vec![(-200, 200); problem.depth()];
+            let expected = codegen::existential::brute_force(&problem, &params, &bx, 400).unwrap();
+            assert_eq!(got, expected, "{src} at {params:?}\n{}", code(&g));
+        }
+    }
+}
