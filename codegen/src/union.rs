@@ -510,18 +510,32 @@ impl Scanner<'_> {
         }
         // Dropping a stated bound for a derived one that implies it is safe: the derived
         // one holds wherever the inner constraints do.
-        let prune = |mut bs: Vec<(Con, bool)>| {
-            let mut i = 0;
-            while i < bs.len() {
-                let dominated = (0..bs.len())
-                    .any(|j| j != i && self.implies(ctx, std::slice::from_ref(&bs[j].0), &bs[i].0));
+        // Of two bounds that imply each other (`x >= c` and `10x >= y - 9` where the outer
+        // loops give `10c <= y <= 10c + 9`), the simpler stays: candidates for removal are
+        // tried from the most complex (coefficient of `v`, then variables), and the kept
+        // ones keep their order.
+        let prune = |bs: Vec<(Con, bool)>| {
+            let complexity = |c: &Con| {
+                (
+                    c[v].unsigned_abs(),
+                    c[..self.width].iter().filter(|&&a| a != 0).count(),
+                )
+            };
+            let mut order: Vec<usize> = (0..bs.len()).collect();
+            order.sort_by_key(|&i| std::cmp::Reverse(complexity(&bs[i].0)));
+            let mut kept = vec![true; bs.len()];
+            for i in order {
+                let dominated = (0..bs.len()).any(|j| {
+                    j != i && kept[j] && self.implies(ctx, std::slice::from_ref(&bs[j].0), &bs[i].0)
+                });
                 if dominated {
-                    bs.remove(i);
-                } else {
-                    i += 1;
+                    kept[i] = false;
                 }
             }
-            bs
+            bs.into_iter()
+                .zip(kept)
+                .filter_map(|(b, k)| k.then_some(b))
+                .collect::<Vec<_>>()
         };
         Bounds {
             lowers: prune(lowers),

@@ -423,8 +423,8 @@ fn implied_disjunctions_are_simplified() {
 }
 
 /// Loops that run exactly once print their value, as isl does: CLooG's basic-bounds-5
-/// (`S1(1, floord(M + 1, 2))`, no loop) and nul_basic1 (a time dimension `2o = i` of a
-/// schedule relation: one loop over o, the inner loop from c1 to c1 inlined).
+/// (`S1(1, floord(M + 1, 2))`, no loop), nul_basic1 (a time dimension `2o = i` of a
+/// schedule relation: one loop over o, the inner loop from c1 to c1 inlined) and tiling.
 #[test]
 fn single_iterations_print_their_value() {
     for (src, loops) in [
@@ -432,6 +432,12 @@ fn single_iterations_print_their_value() {
         (
             "[M] -> { S1[i, j] : 2j = i and 0 <= i <= M }\n[M] -> { S1[a, b] -> [a, o] : 2o = a }",
             1,
+        ),
+        // CLooG's tiling: of `ii >= c0`/`ii <= c0` and `10ii >= i - 9`/`10ii <= i`, which
+        // imply each other under the outer loops, the simpler stay: ii is c0, no loop.
+        (
+            "[n] -> { S1[ii, i] : 10ii <= i <= 9 + 10ii and 0 <= i <= n }\n[n] -> { : n >= 0 }\n[n] -> { S1[a, b] -> [a, b] }",
+            2,
         ),
     ] {
         let g = generate_text(src);
