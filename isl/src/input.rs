@@ -279,9 +279,17 @@ pub fn from_problem(problem: &Problem) -> Result<IslInput, NotAffine> {
                     all.extend(quantified.iter().cloned());
                     let first_output = names.len();
                     let mut conds = Vec::new();
+                    // An expression of the parameters and iterators prints as itself; one
+                    // that reads outputs or quantified variables names its output.
+                    let mut range = Vec::new();
                     for (l, t) in e.time.iter().enumerate() {
                         let o = Poly::var(first_output + l);
-                        if *t != o {
+                        if *t == o {
+                            range.push(outputs[l].clone());
+                        } else if t.vars().iter().all(|&v| v < first_output) {
+                            range.push(affine_text(t, &all, &place)?);
+                        } else {
+                            range.push(outputs[l].clone());
                             conds.push(format!(
                                 "{} = {}",
                                 outputs[l],
@@ -292,19 +300,14 @@ pub fn from_problem(problem: &Problem) -> Result<IslInput, NotAffine> {
                     if e.constraint != Formula::True {
                         conds.push(format!("({})", formula_text(&e.constraint, &all, &place)?));
                     }
-                    let mut range = outputs.clone();
                     range.extend(tail.iter().cloned());
-                    let cond = if conds.is_empty() {
-                        "true".to_string()
-                    } else {
-                        conds.join(" and ")
+                    let cond = conds.join(" and ");
+                    let cond = match (cond.is_empty(), quantified.is_empty()) {
+                        (true, _) => String::new(),
+                        (false, true) => format!(" : {cond}"),
+                        (false, false) => format!(" : exists ({} : {cond})", quantified.join(", ")),
                     };
-                    let cond = if quantified.is_empty() {
-                        cond
-                    } else {
-                        format!("exists ({} : {cond})", quantified.join(", "))
-                    };
-                    sched_parts.push(format!("{tuple} -> [{}] : {cond}", range.join(", ")));
+                    sched_parts.push(format!("{tuple} -> [{}]{cond}", range.join(", ")));
                 }
             }
         }
