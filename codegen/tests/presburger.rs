@@ -1,12 +1,12 @@
 //! Presburger input (issue 19): `exists`, integer division, `mod` and `%`, alone and
 //! mixed with polynomial constraints. Every domain is generated, compiled, run, and its
-//! instance sequence compared with `existential::brute_force`, which searches the
+//! instance sequence compared with `oracle::brute_force_problem`, which searches the
 //! quantified variables instead of using the witness loops. A fixed list covers each
 //! construct; seeded random domains mix them.
 
 use cad::LiftStats;
-use codegen::existential::brute_force;
 use codegen::input::parse_problem;
+use codegen::oracle::brute_force_problem as brute_force;
 use codegen::verify::{compile, compiler};
 use codegen::{generate, GenOptions};
 

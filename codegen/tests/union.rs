@@ -451,7 +451,7 @@ fn single_iterations_print_their_value() {
         for params in degenerate(g.nparams) {
             let got = interpreted(&g, &params);
             let bx = vec![(-200, 200); problem.depth()];
-            let expected = codegen::existential::brute_force(&problem, &params, &bx, 400).unwrap();
+            let expected = codegen::oracle::brute_force_problem(&problem, &params, &bx, 400).unwrap();
             assert_eq!(got, expected, "{src} at {params:?}\n{}", code(&g));
         }
     }

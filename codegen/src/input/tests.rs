@@ -145,8 +145,8 @@ fn schedule_relations_fixed_coordinates_and_named_outputs() {
     let again = parse_problem(&p.to_text()).unwrap();
     for n in [0, 1, 4, 7] {
         let bx = [(-2, 9), (-2, 9)];
-        let want = crate::existential::brute_force(&p, &[n], &bx, 20).unwrap();
-        let got = crate::existential::brute_force(&again, &[n], &bx, 20).unwrap();
+        let want = crate::oracle::brute_force_problem(&p, &[n], &bx, 20).unwrap();
+        let got = crate::oracle::brute_force_problem(&again, &[n], &bx, 20).unwrap();
         assert_eq!(got, want, "{}", p.to_text());
         assert!(n == 0 || !want.is_empty());
     }
