@@ -245,12 +245,12 @@ fn least_witness(s: &Statement, np: usize) -> Result<Statement, String> {
                 Some(l) => subst(&Formula::and(l), v, &before),
                 None => subst(&s.domain, v, &before),
             };
-            // A division of f would keep its value at f in the shifted formula: such
-            // divisions make f not free but two free variables, refused below.
-            let mut out = s.clone();
-            let parts = vec![s.domain.clone(), Formula::Not(Box::new(moved))];
-            out.domain = Formula::and(parts);
-            Ok(out)
+            // No division reads f (one that did would count as a second free variable,
+            // refused below), so shifting f alone shifts the whole formula.
+            Ok(Statement {
+                domain: Formula::and(vec![s.domain.clone(), Formula::Not(Box::new(moved))]),
+                ..s.clone()
+            })
         }
         _ => Err(format!(
             "statement {}: the quantified variables {} are not fixed by equalities; polyscan handles one such variable per statement",

@@ -282,6 +282,19 @@ impl Compiled {
     }
 }
 
+/// Parameter values as runs report them: `n=5,m=3`, or `no parameters`.
+pub fn params_label(names: &[String], values: &[i64]) -> String {
+    if names.is_empty() {
+        return "no parameters".into();
+    }
+    names
+        .iter()
+        .zip(values)
+        .map(|(n, v)| format!("{n}={v}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// All instances of the problem's formulas for `params` with iterator positions in the
 /// box `bx` (one range per iterator loop variable, loop order), in execution order: by time
 /// vector (when there is a schedule), then lexicographically by the iterators in loop

@@ -223,7 +223,7 @@ pub fn params_for(problem: &Problem) -> Vec<Vec<i64>> {
     let values: Vec<Vec<i64>> = (0..n)
         .map(|k| {
             let (lo, hi) = param_bounds(&problem.context, k);
-            let mut vs: Vec<i64> = match (lo, hi) {
+            let vs: Vec<i64> = match (lo, hi) {
                 (Some(l), Some(h)) => [0, 1, 5, h.saturating_sub(l), 2, 12, 3, 8, 20]
                     .iter()
                     .map(|&d| l.saturating_add(d))
@@ -240,15 +240,15 @@ pub fn params_for(problem: &Problem) -> Vec<Vec<i64>> {
                     .collect(),
                 (None, None) => vec![5, 0, 1, 13, 2, -1, 8, 30, 3],
             };
-            let mut seen = Vec::new();
-            vs.retain(|v| {
-                !seen.contains(v) && {
-                    seen.push(*v);
-                    true
+            // First occurrences only, in order of preference.
+            let mut unique: Vec<i64> = Vec::new();
+            for v in vs {
+                if !unique.contains(&v) {
+                    unique.push(v);
                 }
-            });
-            vs.truncate(per.max(1));
-            vs
+            }
+            unique.truncate(per.max(1));
+            unique
         })
         .collect();
     let mut found: Vec<Vec<i64>> = Vec::new();
@@ -416,17 +416,7 @@ pub fn compare_source(
     let names: Vec<String> = problem.statements.iter().map(|s| s.name.clone()).collect();
     let mut checks = Vec::new();
     for ps in params {
-        let shown: Vec<String> = problem
-            .params
-            .iter()
-            .zip(ps)
-            .map(|(n, v)| format!("{n}={v}"))
-            .collect();
-        let shown = if shown.is_empty() {
-            "no parameters".to_string()
-        } else {
-            shown.join(",")
-        };
+        let shown = codegen::verify::params_label(&problem.params, ps);
         let point: Vec<polys::Int> = ps.iter().map(|&v| polys::Int::from(v)).collect();
         let outcome = if !problem.context.eval_int(&point) {
             Outcome::OutsideContext

@@ -72,16 +72,7 @@ pub fn verify(
     };
     let mut runs = Vec::new();
     for params in &sets {
-        let shown: Vec<String> = names
-            .iter()
-            .zip(params)
-            .map(|(n, v)| format!("{n}={v}"))
-            .collect();
-        let shown = if shown.is_empty() {
-            "no parameters".into()
-        } else {
-            shown.join(",")
-        };
+        let shown = codegen::verify::params_label(&names, params);
         if !codegen::oracle::in_context(&out, params) {
             runs.push(Run {
                 shown,

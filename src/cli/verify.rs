@@ -105,16 +105,7 @@ pub fn run(args: VerifyArgs) -> Result<(), Diagnostic> {
     let prog = compile_with(g, args.check_overflow).map_err(verify_error)?;
     let mut failed = false;
     for params in &sets {
-        let shown: Vec<String> = names
-            .iter()
-            .zip(params)
-            .map(|(n, v)| format!("{n}={v}"))
-            .collect();
-        let shown = if shown.is_empty() {
-            "no parameters".into()
-        } else {
-            shown.join(",")
-        };
+        let shown = codegen::verify::params_label(&names, params);
         if !codegen::oracle::in_context(&out, params) {
             println!("{shown}: outside the context, not checked (nothing is promised there)");
             continue;
