@@ -78,6 +78,30 @@ impl Node {
         }
     }
 
+    /// For a guard whose body is a single guard, and so on down: each guard's variable
+    /// and sides, outermost first, and the innermost body. The printers write such a
+    /// chain as one `if` joined by `&&`, as a person writes it and isl prints it
+    /// (`if (a >= 0 && a <= 2 && b >= 2)`); `None` for a loop or a statement.
+    #[allow(clippy::type_complexity)]
+    pub fn guard_chain(&self) -> Option<(Vec<(usize, &Option<Expr>, &Option<Expr>)>, &[Node])> {
+        let mut chain = Vec::new();
+        let mut n = self;
+        while let Node::Guard {
+            var,
+            lower,
+            upper,
+            body,
+        } = n
+        {
+            chain.push((*var, lower, upper));
+            match body.as_slice() {
+                [inner @ Node::Guard { .. }] => n = inner,
+                _ => return Some((chain, body)),
+            }
+        }
+        None
+    }
+
     /// The node with variable `var` replaced by `value` in every bound and argument.
     pub fn subst(&self, var: usize, value: &Poly) -> Node {
         let body = |b: &[Node]| b.iter().map(|m| m.subst(var, value)).collect();

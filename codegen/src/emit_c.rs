@@ -246,13 +246,15 @@ impl<'e, 't> Printer<'e, 't> {
                 }
                 self.block(body, depth, out)?;
             }
-            Node::Guard {
-                var,
-                lower,
-                upper,
-                body,
-            } => {
-                let conds = self.guard_conditions(*var, lower, upper, Lang::C)?;
+            Node::Guard { .. } => {
+                // A chain of single-child guards is one `if` (see `Node::guard_chain`).
+                let Some((chain, body)) = n.guard_chain() else {
+                    unreachable!("a guard has a chain")
+                };
+                let mut conds = Vec::new();
+                for (var, lower, upper) in chain {
+                    conds.extend(self.guard_conditions(var, lower, upper, Lang::C)?);
+                }
                 out.push_str("if (");
                 out.push_str(&conds.join(" && "));
                 out.push(')');
@@ -604,25 +606,26 @@ impl CheckedC<'_, '_> {
                 ));
                 self.block(body, depth, out)?;
             }
-            Node::Guard {
-                var,
-                lower,
-                upper,
-                body,
-            } => {
-                let p = c.vars.name(*var);
+            Node::Guard { .. } => {
+                // One `if` per chain, as the plain printer writes it.
+                let Some((chain, body)) = n.guard_chain() else {
+                    unreachable!("a guard has a chain")
+                };
                 let mut conds = Vec::new();
-                if let Some(l) = lower {
-                    conds.push(format!(
-                        "{p} >= {}",
-                        self.expr(l, &format!("guard {p} >= ..."), out)?
-                    ));
-                }
-                if let Some(u) = upper {
-                    conds.push(format!(
-                        "{p} <= {}",
-                        self.expr(u, &format!("guard {p} <= ..."), out)?
-                    ));
+                for (var, lower, upper) in chain {
+                    let p = c.vars.name(var);
+                    if let Some(l) = lower {
+                        conds.push(format!(
+                            "{p} >= {}",
+                            self.expr(l, &format!("guard {p} >= ..."), out)?
+                        ));
+                    }
+                    if let Some(u) = upper {
+                        conds.push(format!(
+                            "{p} <= {}",
+                            self.expr(u, &format!("guard {p} <= ..."), out)?
+                        ));
+                    }
                 }
                 out.push(&format!("{pad}if ({})", conds.join(" && ")));
                 self.block(body, depth, out)?;

@@ -143,13 +143,15 @@ fn node(c: &CEmitter, n: &Node, depth: usize, out: &mut String) -> Result<(), CP
             }
             let _ = writeln!(out, "{pad}}}");
         }
-        Node::Guard {
-            var,
-            lower,
-            upper,
-            body,
-        } => {
-            let conds = c.guard_conditions_in(*var, lower, upper, Lang::Rust)?;
+        Node::Guard { .. } => {
+            // One `if` per chain of single-child guards, as in C.
+            let Some((chain, body)) = n.guard_chain() else {
+                unreachable!("a guard has a chain")
+            };
+            let mut conds = Vec::new();
+            for (var, lower, upper) in chain {
+                conds.extend(c.guard_conditions_in(var, lower, upper, Lang::Rust)?);
+            }
             let _ = writeln!(out, "{pad}if {} {{", conds.join(" && "));
             for b in body {
                 node(c, b, depth + 1, out)?;
@@ -360,25 +362,25 @@ fn checked_node(
             }
             out.push(&format!("{pad}}}\n"));
         }
-        Node::Guard {
-            var,
-            lower,
-            upper,
-            body,
-        } => {
-            let p = c.vars.name(*var);
+        Node::Guard { .. } => {
+            let Some((chain, body)) = n.guard_chain() else {
+                unreachable!("a guard has a chain")
+            };
             let mut conds = Vec::new();
-            if let Some(l) = lower {
-                conds.push(format!(
-                    "{p} >= {}",
-                    checked_expr(c, l, &format!("guard {p} >= ..."), out)?
-                ));
-            }
-            if let Some(u) = upper {
-                conds.push(format!(
-                    "{p} <= {}",
-                    checked_expr(c, u, &format!("guard {p} <= ..."), out)?
-                ));
+            for (var, lower, upper) in chain {
+                let p = c.vars.name(var);
+                if let Some(l) = lower {
+                    conds.push(format!(
+                        "{p} >= {}",
+                        checked_expr(c, l, &format!("guard {p} >= ..."), out)?
+                    ));
+                }
+                if let Some(u) = upper {
+                    conds.push(format!(
+                        "{p} <= {}",
+                        checked_expr(c, u, &format!("guard {p} <= ..."), out)?
+                    ));
+                }
             }
             out.push(&format!("{pad}if {} {{\n", conds.join(" && ")));
             for b in body {

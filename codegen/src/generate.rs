@@ -370,7 +370,7 @@ pub fn generate(
     let nodes = if opts.raw {
         nodes
     } else {
-        crate::stride::strides(nodes)
+        crate::simplify::merge_equal_guards(crate::stride::strides(nodes))
     };
     Ok(Generated {
         vars,

@@ -89,6 +89,42 @@ pub fn inline_single_iterations(nodes: Vec<Node>) -> Vec<Node> {
     out
 }
 
+/// Adjacent guards with the same condition merged into one (`if (N == 0) C(); if (N == 0)
+/// A();` is `if (N == 0) { C(); A(); }`): a guard reads only outer variables, which the
+/// first body does not change, so both bodies run under the same truth value and in the
+/// same order.
+pub fn merge_equal_guards(nodes: Vec<Node>) -> Vec<Node> {
+    let mut out: Vec<Node> = Vec::with_capacity(nodes.len());
+    for n in nodes {
+        let n = n.map_body(merge_equal_guards);
+        if let (
+            Some(Node::Guard {
+                var: v0,
+                lower: l0,
+                upper: u0,
+                body: b0,
+            }),
+            Node::Guard {
+                var,
+                lower,
+                upper,
+                body,
+            },
+        ) = (out.last_mut(), &n)
+        {
+            if v0 == var && l0 == lower && u0 == upper {
+                b0.extend(body.iter().cloned());
+                // The joined body may now start where the first ended with a guard.
+                let joined = std::mem::take(b0);
+                *b0 = merge_equal_guards(joined);
+                continue;
+            }
+        }
+        out.push(n);
+    }
+    out
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Side {
     Below,

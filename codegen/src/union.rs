@@ -202,9 +202,9 @@ impl Scanner<'_> {
                 if self.exclusive(ctx, v, pi, pj) {
                     continue;
                 }
-                if self.precedes(ctx, v, pi, pj) {
+                if self.precedes(ctx, v, pi, pj) || self.precedes_lex(ctx, v, pi, pj) {
                     before[i][j] = true;
-                } else if self.precedes(ctx, v, pj, pi) {
+                } else if self.precedes_lex(ctx, v, pj, pi) {
                     before[j][i] = true;
                 } else {
                     let (ci, cj) = (find(&mut comp, i), find(&mut comp, j));
@@ -426,7 +426,12 @@ impl Scanner<'_> {
         // y guarded by its stated upper bounds.
         if pieces[2].is_some() {
             for (k, (x, y)) in [(3, (a, b)), (4, (b, a))] {
-                if pieces[k].is_none() {
+                // Not for a y of one value (`S1[] -> [25, 0]` amid a strided S2): the
+                // guard would then sit in every iteration of x's rest, which without it
+                // keeps its own shape (a stride).
+                if pieces[k].is_none()
+                    || self.lower_of(v, &y.1.lowers, 0) == self.upper_of(v, &y.1.uppers, 0)
+                {
                     continue;
                 }
                 let (lx, ly, ux) = if k == 3 {
@@ -552,6 +557,53 @@ impl Scanner<'_> {
         order[v + 1] = -1;
         all.push(order);
         self.infeasible(all)
+    }
+
+    /// Whether every instance of item `i` runs before every instance of item `j` with the
+    /// same outer values in the order of the whole nest: lexicographic over the variables
+    /// from `v` on, then (at equal points) by statement, as the innermost level orders
+    /// them. Weaker than [`Self::precedes`], which asks it of `v` alone: `S1[i] -> [0, 0]`
+    /// before `S2[i] -> [i, 1]` shares `c0 = 0` but still runs first, so it needs no
+    /// guard inside the other's loop (isl places it before that loop too).
+    ///
+    /// The test: no pair p of i and q of j, both copies of all variables from `v` on in
+    /// one system (j's in slots after i's), with q first at some position `k` (equal
+    /// before it, smaller at it) or equal everywhere when j's statement comes first.
+    fn precedes_lex(&self, ctx: &[Con], v: usize, i: usize, j: usize) -> bool {
+        let n = self.nvars;
+        let w = n + (n - v);
+        let widen = |c: &Con, shift: bool| -> Con {
+            let mut d = vec![0; w + 1];
+            for (k, &a) in c[..n].iter().enumerate() {
+                let slot = if shift && k >= v { n + (k - v) } else { k };
+                d[slot] = a;
+            }
+            d[w] = c[self.width];
+            d
+        };
+        let mut base: Vec<Con> = ctx.iter().map(|c| widen(c, false)).collect();
+        base.extend(self.items[i].proj[n].iter().map(|(c, _)| widen(c, false)));
+        base.extend(self.items[j].proj[n].iter().map(|(c, _)| widen(c, true)));
+        // `sign * (p_k - q_k) + offset >= 0`.
+        let diff = |k: usize, sign: i64, offset: i64| -> Con {
+            let mut d = vec![0; w + 1];
+            d[k] = sign;
+            d[n + (k - v)] = -sign;
+            d[w] = offset;
+            d
+        };
+        let ties = self.items[j].stmt <= self.items[i].stmt;
+        let mut equal = base;
+        for k in v..n {
+            let mut first = equal.clone();
+            first.push(diff(k, 1, -1)); // q_k <= p_k - 1
+            if !self.infeasible_in(first, w) {
+                return false;
+            }
+            equal.push(diff(k, 1, 0));
+            equal.push(diff(k, -1, 0));
+        }
+        !ties || self.infeasible_in(equal, w)
     }
 
     /// Whether items `i` and `j` never both have points at the same outer values.
@@ -716,11 +768,16 @@ impl Scanner<'_> {
     /// [`fourier_motzkin::infeasible`](crate::fourier_motzkin::infeasible)); `false` also
     /// when the proof is too costly or the scan has run too many tests.
     fn infeasible(&self, cons: Vec<Con>) -> bool {
+        self.infeasible_in(cons, self.width)
+    }
+
+    /// [`Self::infeasible`] for constraints over `width` slots.
+    fn infeasible_in(&self, cons: Vec<Con>, width: usize) -> bool {
         self.tests.set(self.tests.get() + 1);
         if self.tests.get() > MAX_TESTS {
             return false;
         }
-        infeasible(cons, self.width)
+        infeasible(cons, width)
     }
 }
 
