@@ -18,10 +18,26 @@ use crate::ast::Node;
 use crate::expr::Expr;
 use polys::{Coeff, Poly};
 
+/// `x ≡ residue (mod step)` for the variable of an enclosing strided loop: what the
+/// stride of an inner loop may use (its lower bound may already be in its class).
+#[derive(Clone)]
+struct Known {
+    var: usize,
+    residue: Poly,
+    step: i64,
+}
+
 /// The nodes with strides made and one-iteration witness loops removed.
 pub fn strides(nodes: Vec<Node>) -> Vec<Node> {
-    let nodes: Vec<Node> = hoist_all(nodes).into_iter().flat_map(stride_node).collect();
-    single_values(nodes)
+    single_values(strides_in(hoist_all(nodes), &[]))
+}
+
+/// The stride pass over `nodes` inside loops whose congruences are `known`.
+fn strides_in(nodes: Vec<Node>, known: &[Known]) -> Vec<Node> {
+    nodes
+        .into_iter()
+        .flat_map(|n| stride_node(n, known))
+        .collect()
 }
 
 /// Loops from a polynomial to itself (left by a change of variable, `for (x = c; x <= c;
@@ -72,119 +88,150 @@ fn polynomial(e: &Expr) -> Option<Poly> {
 
 /// Every at-most-once loop raised as far as it goes (see the module comment).
 fn hoist_all(nodes: Vec<Node>) -> Vec<Node> {
-    nodes
-        .into_iter()
-        .map(|n| hoist(n.map_body(hoist_all)))
-        .collect()
+    nodes.into_iter().map(hoist_chain).collect()
 }
 
-/// `for y { for w in ceil(f/m)..floor(f/m) { B } }` with `f` not reading `y` as
-/// `for w { for y { B } }`, then the same for the new inner loop.
-fn hoist(n: Node) -> Node {
+/// One loop of a perfect nest, without its body.
+struct Header {
+    var: usize,
+    lower: Expr,
+    upper: Expr,
+    step: i64,
+}
+
+impl Header {
+    /// The `f` of an at-most-once loop `ceil(f/m)..floor(f/m)`.
+    fn at_most_once(&self) -> Option<&Poly> {
+        if self.step != 1 {
+            return None;
+        }
+        divisions(&self.lower, &self.upper).and_then(|(f, g, _)| (f == g).then_some(f))
+    }
+}
+
+/// The perfect nest from `n` down (loops whose body is one loop) with its at-most-once
+/// loops raised: each goes right below the innermost loop whose variable its `f` reads
+/// (to the top if none), behind at-most-once loops placed there before it; the other
+/// loops keep their order. Done on the whole chain at once because two such loops that do
+/// not read each other commute, and swapping them pairwise would only undo itself.
+fn hoist_chain(n: Node) -> Node {
+    let mut chain: Vec<Header> = Vec::new();
+    let mut cur = n;
+    let body = loop {
+        match cur {
+            Node::Loop {
+                var,
+                lower,
+                upper,
+                step,
+                body,
+            } => {
+                chain.push(Header {
+                    var,
+                    lower,
+                    upper,
+                    step,
+                });
+                if let [Node::Loop { .. }] = body.as_slice() {
+                    cur = body.into_iter().next().unwrap_or_else(|| unreachable!());
+                } else {
+                    break hoist_all(body);
+                }
+            }
+            other => return other.map_body(hoist_all),
+        }
+    };
+    // (original index, header) in the new order.
+    let mut order: Vec<(usize, Header)> = Vec::with_capacity(chain.len());
+    for (k, h) in chain.into_iter().enumerate() {
+        let Some(f) = h.at_most_once() else {
+            order.push((k, h));
+            continue;
+        };
+        let mut p = order
+            .iter()
+            .rposition(|(_, o)| f.degree(o.var) > 0)
+            .map_or(0, |q| q + 1);
+        while p < order.len() && order[p].1.at_most_once().is_some() {
+            p += 1;
+        }
+        order.insert(p, (k, h));
+    }
+    let mut nest = body;
+    for (_, h) in order.into_iter().rev() {
+        nest = vec![Node::Loop {
+            var: h.var,
+            lower: h.lower,
+            upper: h.upper,
+            step: h.step,
+            body: nest,
+        }];
+    }
+    nest.into_iter()
+        .next()
+        .unwrap_or_else(|| unreachable!("the chain has a loop"))
+}
+
+/// One node of the pass: a loop's own stride is decided before its body (top down), so
+/// that the body's strides know it.
+fn stride_node(n: Node, known: &[Known]) -> Vec<Node> {
     let Node::Loop {
-        var: y,
+        var,
         lower,
         upper,
         step: 1,
         body,
     } = n
     else {
-        return n;
+        return vec![n.map_body(|b| strides_in(b, known))];
     };
-    let rises = match body.as_slice() {
-        [Node::Loop {
-            lower: wl,
-            upper: wu,
-            step: 1,
-            ..
-        }] => divisions(wl, wu).is_some_and(|(f, g, _)| f == g && f.degree(y) == 0),
-        _ => false,
-    };
-    if !rises {
-        return Node::Loop {
-            var: y,
-            lower,
-            upper,
-            step: 1,
-            body,
-        };
+    if let Some(body) = once(var, &lower, &upper, &body) {
+        return strides_in(body, known);
     }
-    let Some(Node::Loop {
-        var: w,
-        lower: wl,
-        upper: wu,
-        body: inner,
-        ..
-    }) = body.into_iter().next()
-    else {
-        unreachable!("matched one loop above")
+    // `ceil(f/m)..floor(f/m)` where the outer strides make `m` divide `f`: exactly once.
+    if let Some((f, _, m)) = divisions(&lower, &upper).filter(|(f, g, _)| f == g) {
+        if f.degree(var) == 0 && multiple_under(f, m, known) {
+            if let Some(body) = with_value(&body, var, &upper) {
+                return strides_in(body, known);
+            }
+        }
+    }
+    let strided = |c: Congruence| -> Vec<Node> {
+        let mut inner = known.to_vec();
+        inner.push(Known {
+            var,
+            residue: c.residue,
+            step: c.step,
+        });
+        vec![Node::Loop {
+            var,
+            lower: c.first,
+            upper: upper.clone(),
+            step: c.step,
+            body: strides_in(c.body, &inner),
+        }]
     };
-    let y_loop = hoist(Node::Loop {
-        var: y,
+    if let [inner] = body.as_slice() {
+        if let Some(c) = congruence(inner, var, &lower, known) {
+            return strided(c);
+        }
+    }
+    let body = strides_in(body, known);
+    if let [inner] = body.as_slice() {
+        if let Some(n) = change_of_variable(inner, var, &lower, &upper) {
+            return vec![n];
+        }
+        if let Some(c) = congruence(inner, var, &lower, known) {
+            return strided(c);
+        }
+    }
+    vec![Node::Loop {
+        var,
         lower,
         upper,
         step: 1,
-        body: inner,
-    });
-    Node::Loop {
-        var: w,
-        lower: wl,
-        upper: wu,
-        step: 1,
-        body: vec![y_loop],
-    }
-}
-
-fn stride_node(n: Node) -> Vec<Node> {
-    match n.map_body(strides) {
-        Node::Loop {
-            var,
-            lower,
-            upper,
-            step: 1,
-            body,
-        } => {
-            if let Some(body) = once(var, &lower, &upper, &body) {
-                return body;
-            }
-            if let [inner] = body.as_slice() {
-                if let Some(n) = change_of_variable(inner, var, &lower, &upper) {
-                    return vec![n];
-                }
-                if let Some((m, r, inner_body)) = congruence(inner, var) {
-                    let offset = match &lower {
-                        Expr::Poly(l) => Expr::Poly(l.sub(&r)),
-                        l => Expr::Sum(vec![l.clone(), Expr::Poly(r.neg())]),
-                    };
-                    let aligned = |residue: Poly| Expr::Aligned {
-                        offset: Box::new(offset.clone()),
-                        residue,
-                        step: m,
-                    };
-                    // A constant offset: the residue plus a constant multiple of m.
-                    let first = match aligned(Poly::zero()).constant_value() {
-                        Some(k) => Expr::Poly(r.add(&Poly::constant(k))),
-                        None => aligned(r),
-                    };
-                    return vec![Node::Loop {
-                        var,
-                        lower: first,
-                        upper,
-                        step: m,
-                        body: inner_body,
-                    }];
-                }
-            }
-            vec![Node::Loop {
-                var,
-                lower,
-                upper,
-                step: 1,
-                body,
-            }]
-        }
-        other => vec![other],
-    }
+        body,
+    }]
 }
 
 /// Whether any bound or argument of `nodes` reads variable `v`.
@@ -288,19 +335,142 @@ fn with_value(nodes: &[Node], w: usize, value: &Expr) -> Option<Vec<Node>> {
         .collect()
 }
 
+/// A loop over one residue class: its step, first value, the residue its values have,
+/// and the body without the witness loop.
+struct Congruence {
+    step: i64,
+    first: Expr,
+    residue: Poly,
+    body: Vec<Node>,
+}
+
 /// For `for (w = ceil(f/m); w <= floor(f/m); w++) B` with `B` not reading `w` and
-/// `f = a*x + g` (`a` = 1 or -1, `g` free of `x`): the step `m`, the residue `-a*g` of
-/// `x` modulo `m`, and `B`.
-fn congruence(n: &Node, x: usize) -> Option<(i64, Poly, Vec<Node>)> {
+/// `f = a*x + g` (`g` free of `x`), inside a loop of `x` from `lower`: the values of `x`
+/// for which `m` divides `f`. With `d = gcd(a, m)` they are one class modulo `m/d`:
+/// - the class of `lower` itself when `m` divides `a*lower + g` under the `known`
+///   congruences of the outer loops (isl's `for (c1 = c0; c1 <= n; c1 += 3)` where
+///   `c0 ≡ 1 (mod 4)` makes `4*c0 - c0 - 3` a multiple of 12): the loop starts there;
+/// - otherwise, when `d` divides `g` coefficientwise, `-(g/d) * (a/d)^-1` modulo `m/d`,
+///   and the loop starts at the first value of that class at or above `lower`.
+///
+/// `None` when `m` divides `a` (the condition does not depend on `x`) or neither applies.
+fn congruence(n: &Node, x: usize, lower: &Expr, known: &[Known]) -> Option<Congruence> {
     let (w, m, a, rest, body) = residue_loop(n, x)?;
     if reads(body, w) {
         return None;
     }
-    match a {
-        1 => Some((m, rest.neg(), body.clone())),
-        -1 => Some((m, rest, body.clone())),
-        _ => None,
+    let d = gcd(a, m);
+    let step = m / d;
+    if step < 2 {
+        return None;
     }
+    if let Expr::Poly(l) = lower {
+        let f = l.scale(&a.into()).add(&rest);
+        if multiple_under(&f, m, known) {
+            return Some(Congruence {
+                step,
+                first: lower.clone(),
+                residue: l.clone(),
+                body: body.clone(),
+            });
+        }
+    }
+    let residue = match a {
+        // As CLooG and isl print them: `-g` and `g`, unreduced.
+        1 if d == 1 => rest.neg(),
+        -1 if d == 1 => rest,
+        _ => {
+            let dd = polys::Int::from(d);
+            if rest
+                .terms()
+                .iter()
+                .any(|(_, c)| c.div_mod_floor(&dd).1 != 0.into())
+            {
+                return None;
+            }
+            let g = rest.div_scalar_exact(&dd);
+            let inverse = inverse_mod(a / d, step)?;
+            symmetric_mod(&g.scale(&(-inverse).into()), step)
+        }
+    };
+    let offset = match lower {
+        Expr::Poly(l) => Expr::Poly(l.sub(&residue)),
+        l => Expr::Sum(vec![l.clone(), Expr::Poly(residue.neg())]),
+    };
+    let aligned = |r: Poly| Expr::Aligned {
+        offset: Box::new(offset.clone()),
+        residue: r,
+        step,
+    };
+    // A constant offset: the residue plus a constant multiple of the step.
+    let first = match aligned(Poly::zero()).constant_value() {
+        Some(k) => Expr::Poly(residue.add(&Poly::constant(k))),
+        None => aligned(residue.clone()),
+    };
+    Some(Congruence {
+        step,
+        first,
+        residue,
+        body: body.clone(),
+    })
+}
+
+/// Whether `m` divides `f` for every value of the variables allowed by `known`: each
+/// known variable is written `step*t + residue` (innermost first, since a residue reads
+/// only outer variables; `t` takes the variable's own index), then every coefficient
+/// must be a multiple of `m`.
+fn multiple_under(f: &Poly, m: i64, known: &[Known]) -> bool {
+    let mut f = f.clone();
+    for k in known.iter().rev() {
+        let value = Poly::var(k.var).scale(&k.step.into()).add(&k.residue);
+        f = f.subst(k.var, &value);
+    }
+    let m = polys::Int::from(m);
+    f.terms()
+        .iter()
+        .all(|(_, c)| c.div_mod_floor(&m).1 == 0.into())
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    // Both are at most `m`, a positive i64.
+    i64::try_from(a).unwrap_or(i64::MAX)
+}
+
+/// The inverse of `a` modulo `m >= 2` (`a` and `m` coprime), by the extended Euclid.
+fn inverse_mod(a: i64, m: i64) -> Option<i64> {
+    let (mut r0, mut r1) = (i128::from(a).rem_euclid(i128::from(m)), i128::from(m));
+    let (mut s0, mut s1) = (1i128, 0i128);
+    while r1 != 0 {
+        let q = r0 / r1;
+        (r0, r1) = (r1, r0 - q * r1);
+        (s0, s1) = (s1, s0 - q * s1);
+    }
+    if r0 != 1 {
+        return None;
+    }
+    i64::try_from(s0.rem_euclid(i128::from(m))).ok()
+}
+
+/// `p` with every coefficient replaced by its representative modulo `m` in `(-m/2, m/2]`:
+/// the same residue class, printed small.
+fn symmetric_mod(p: &Poly, m: i64) -> Poly {
+    let mm = polys::Int::from(m);
+    let half = polys::Int::from(m / 2);
+    let terms = p
+        .terms()
+        .iter()
+        .map(|(mono, c)| {
+            let r = c.div_mod_floor(&mm).1;
+            let r = if r > half { r.sub(&mm) } else { r };
+            (mono.clone(), r)
+        })
+        .filter(|(_, c)| *c != 0.into())
+        .collect();
+    Poly::from_terms(terms)
 }
 
 /// `for (w = ceil(f/m); w <= floor(f/m); w++) B` with `f = a*x + g` (`a` constant, `f`

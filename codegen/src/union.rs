@@ -202,9 +202,17 @@ impl Scanner<'_> {
                 if self.exclusive(ctx, v, pi, pj) {
                     continue;
                 }
-                if self.precedes(ctx, v, pi, pj) || self.precedes_lex(ctx, v, pi, pj) {
+                // Ordered by the inner variables too, but only where exactly one of the two
+                // has a single value of `v` (`A[] -> [0, 0]` beside `B[i] -> [i, 1]`): it
+                // then stands alone instead of as a guard in every iteration of the other's
+                // loop. Two ranges, or two single values (the same one: `c1 = (c0 + 1)/3`
+                // for both), stay one loop, as they would be written by hand.
+                let lex = || self.single_valued(ctx, v, pi) != self.single_valued(ctx, v, pj);
+                if self.precedes(ctx, v, pi, pj) || (lex() && self.precedes_lex(ctx, v, pi, pj)) {
                     before[i][j] = true;
-                } else if self.precedes_lex(ctx, v, pj, pi) {
+                } else if self.precedes(ctx, v, pj, pi)
+                    || (lex() && self.precedes_lex(ctx, v, pj, pi))
+                {
                     before[j][i] = true;
                 } else {
                     let (ci, cj) = (find(&mut comp, i), find(&mut comp, j));
@@ -604,6 +612,17 @@ impl Scanner<'_> {
             equal.push(diff(k, -1, 0));
         }
         !ties || self.infeasible_in(equal, w)
+    }
+
+    /// Whether item `i` has at most one value of `v` for each outer value.
+    fn single_valued(&self, ctx: &[Con], v: usize, i: usize) -> bool {
+        let mut all = self.pair(ctx, v, i, i);
+        let mut apart = vec![0; self.width + 1];
+        apart[v + 1] = 1;
+        apart[v] = -1;
+        apart[self.width] = -1; // v' >= v + 1
+        all.push(apart);
+        self.infeasible(all)
     }
 
     /// Whether items `i` and `j` never both have points at the same outer values.
