@@ -89,14 +89,18 @@ pub fn inline_single_iterations(nodes: Vec<Node>) -> Vec<Node> {
     out
 }
 
-/// Adjacent guards with the same condition merged into one (`if (N == 0) C(); if (N == 0)
-/// A();` is `if (N == 0) { C(); A(); }`): a guard reads only outer variables, which the
-/// first body does not change, so both bodies run under the same truth value and in the
-/// same order.
+/// Guards raised out of the loops they do not depend on and merged with equal neighbours,
+/// innermost first: `for (c1 ...) if (M == 1) S(c1);` is `if (M == 1) for (c1 ...) S(c1);`
+/// (the guard reads only variables set outside the loop, so it has the same truth value in
+/// every iteration), and adjacent guards with the same condition become one (`if (N == 0)
+/// C(); if (N == 0) A();` is `if (N == 0) { C(); A(); }`: the first body changes nothing
+/// the second guard reads, and the order is kept). isl prints a condition that every
+/// statement shares once, around the code (cloog's swim: `if (M == 1)` around 125
+/// statements).
 pub fn merge_equal_guards(nodes: Vec<Node>) -> Vec<Node> {
     let mut out: Vec<Node> = Vec::with_capacity(nodes.len());
     for n in nodes {
-        let n = n.map_body(merge_equal_guards);
+        let n = lift_guard(n.map_body(merge_equal_guards));
         if let (
             Some(Node::Guard {
                 var: v0,
@@ -123,6 +127,59 @@ pub fn merge_equal_guards(nodes: Vec<Node>) -> Vec<Node> {
         out.push(n);
     }
     out
+}
+
+/// `for (x ...) if (g) B` as `if (g) for (x ...) B` when `g` does not read `x`.
+fn lift_guard(n: Node) -> Node {
+    let Node::Loop {
+        var,
+        lower,
+        upper,
+        step,
+        mut body,
+    } = n
+    else {
+        return n;
+    };
+    let invariant = match body.as_slice() {
+        [Node::Guard {
+            var: g,
+            lower: gl,
+            upper: gu,
+            ..
+        }] => *g != var && [gl, gu].into_iter().flatten().all(|e| !e.reads(var)),
+        _ => false,
+    };
+    if !invariant {
+        return Node::Loop {
+            var,
+            lower,
+            upper,
+            step,
+            body,
+        };
+    }
+    let Some(Node::Guard {
+        var: g,
+        lower: gl,
+        upper: gu,
+        body: inner,
+    }) = body.pop()
+    else {
+        unreachable!("matched one guard above")
+    };
+    Node::Guard {
+        var: g,
+        lower: gl,
+        upper: gu,
+        body: vec![Node::Loop {
+            var,
+            lower,
+            upper,
+            step,
+            body: inner,
+        }],
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

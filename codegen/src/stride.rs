@@ -88,7 +88,45 @@ fn polynomial(e: &Expr) -> Option<Poly> {
 
 /// Every at-most-once loop raised as far as it goes (see the module comment).
 fn hoist_all(nodes: Vec<Node>) -> Vec<Node> {
-    nodes.into_iter().map(hoist_chain).collect()
+    fuse_at_most_once(nodes)
+        .into_iter()
+        .map(hoist_chain)
+        .collect()
+}
+
+/// Adjacent at-most-once loops of the same variable with the same bounds as one loop
+/// (`for (x1 = ceild(c0, 2); x1 <= floord(c0, 2); ...) s0(c1, x1);` then the same loop for
+/// `s1`): both run for the same single value or not at all, so one loop over both bodies
+/// runs the same instances in the same order, and it can rise and become a stride.
+fn fuse_at_most_once(nodes: Vec<Node>) -> Vec<Node> {
+    let mut out: Vec<Node> = Vec::with_capacity(nodes.len());
+    for n in nodes {
+        if let (
+            Some(Node::Loop {
+                var: v0,
+                lower: l0,
+                upper: u0,
+                step: 1,
+                body: b0,
+            }),
+            Node::Loop {
+                var,
+                lower,
+                upper,
+                step: 1,
+                body,
+            },
+        ) = (out.last_mut(), &n)
+        {
+            let once = divisions(l0, u0).is_some_and(|(f, g, _)| f == g);
+            if once && v0 == var && l0 == lower && u0 == upper {
+                b0.extend(body.iter().cloned());
+                continue;
+            }
+        }
+        out.push(n);
+    }
+    out
 }
 
 /// One loop of a perfect nest, without its body.
@@ -132,6 +170,7 @@ fn hoist_chain(n: Node) -> Node {
                     upper,
                     step,
                 });
+                let body = fuse_at_most_once(body);
                 if let [Node::Loop { .. }] = body.as_slice() {
                     cur = body.into_iter().next().unwrap_or_else(|| unreachable!());
                 } else {

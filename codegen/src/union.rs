@@ -40,9 +40,9 @@ use polys::Poly;
 use std::cell::Cell;
 
 /// Polyhedra in all.
-const MAX_ITEMS: usize = 24;
+const MAX_ITEMS: usize = 200;
 /// Emptiness tests per scan before leaving the input to the CAD.
-const MAX_TESTS: usize = 5_000;
+const MAX_TESTS: usize = 200_000;
 
 /// One polyhedron of one statement.
 struct Item {
