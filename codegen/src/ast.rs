@@ -1,7 +1,7 @@
 //! The loop AST: loops over iterators, guards on parameters, statement instances.
 
 use crate::expr::Expr;
-use polys::Poly;
+use polys::{Coeff, Poly};
 
 /// A node of generated code. Variables are indices into the problem's variable list
 /// (parameters first, then iterator positions).
@@ -136,6 +136,83 @@ impl Node {
             },
         }
     }
+}
+
+/// How a node of a list is printed after the node before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Branch {
+    /// On its own.
+    Alone,
+    /// `else if`: a guard that excludes every guard of the `if`/`else if` chain before it,
+    /// so that `else` changes nothing (`if (m <= 1) ... else if (m >= 2 && m <= n - 1)`).
+    ElseIf,
+    /// `else`: a guard that is exactly the negation of the single guard before it
+    /// (`if (m >= n) ... else ...` for `m <= n - 1`).
+    Else,
+}
+
+/// The [`Branch`] of each node of a list, decided on the bounds' text alone (a
+/// difference of two polynomial bounds that is a constant): a guard joins the chain
+/// before it only where that proves the two exclusive, whatever the variables' values.
+pub fn branches(nodes: &[Node]) -> Vec<Branch> {
+    type Side<'a> = (usize, &'a Option<Expr>, &'a Option<Expr>);
+    // `u < l` everywhere: `l - u` a positive constant, through a min of uppers or a max of
+    // lowers (one part is enough).
+    fn less(u: &Expr, l: &Expr) -> bool {
+        match (u, l) {
+            (Expr::Min(parts), _) => parts.iter().any(|p| less(p, l)),
+            (_, Expr::Max(parts)) => parts.iter().any(|p| less(u, p)),
+            (Expr::Poly(u), Expr::Poly(l)) => {
+                l.sub(u).constant_value().is_some_and(|d| d.signum() > 0)
+            }
+            _ => false,
+        }
+    }
+    fn disjoint(a: &Side, b: &Side) -> bool {
+        let apart = |u: &Option<Expr>, l: &Option<Expr>| match (u, l) {
+            (Some(u), Some(l)) => less(u, l),
+            _ => false,
+        };
+        a.0 == b.0 && (apart(a.2, b.1) || apart(b.2, a.1))
+    }
+    fn complement(a: &[Side], b: &[Side]) -> bool {
+        let ([(va, la, ua)], [(vb, lb, ub)]) = (a, b) else {
+            return false;
+        };
+        let next = |u: &Expr, l: &Expr| match (u, l) {
+            (Expr::Poly(u), Expr::Poly(l)) => l.sub(u) == Poly::one(),
+            _ => false,
+        };
+        va == vb
+            && match (la, ua, lb, ub) {
+                (None, Some(u), Some(l), None) | (Some(l), None, None, Some(u)) => next(u, l),
+                _ => false,
+            }
+    }
+    let mut out = Vec::with_capacity(nodes.len());
+    let mut chain: Vec<Vec<Side>> = Vec::new();
+    for n in nodes {
+        let Some((sides, _)) = n.guard_chain() else {
+            out.push(Branch::Alone);
+            chain.clear();
+            continue;
+        };
+        let exclusive = !chain.is_empty()
+            && chain
+                .iter()
+                .all(|g| g.iter().any(|a| sides.iter().any(|b| disjoint(a, b))));
+        if chain.len() == 1 && complement(&chain[0], &sides) {
+            out.push(Branch::Else);
+            chain.clear();
+        } else if exclusive {
+            out.push(Branch::ElseIf);
+            chain.push(sides);
+        } else {
+            out.push(Branch::Alone);
+            chain = vec![sides];
+        }
+    }
+    out
 }
 
 /// Counts of what a program contains, for comparisons with isl.

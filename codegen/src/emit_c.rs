@@ -9,7 +9,7 @@
 //! the Rust printer (`emit_rust`) and the overflow analysis (`overflow`) start from the
 //! same tree ([`CEmitter::c_ast`]), so they see exactly the operations of the plain text.
 
-use crate::ast::Node;
+use crate::ast::{branches, Branch, Node};
 use crate::c_ast::{CAst, Lang};
 use crate::c_lowering::Lowering;
 use crate::checked::{render_checked, string_literal, CheckedError};
@@ -129,9 +129,7 @@ impl CEmitter<'_> {
         if nodes.is_empty() {
             out.push_str("/* empty domain: no statement instance */\n");
         }
-        for n in nodes {
-            printer.node(n, 0, &mut out)?;
-        }
+        printer.list(nodes, 0, &mut out)?;
         Ok(out)
     }
 
@@ -151,9 +149,7 @@ impl CEmitter<'_> {
             out.push_str("  /* empty domain: no statement instance */\n");
         }
         let printer = Printer::new(self);
-        for n in nodes {
-            printer.node(n, 1, &mut out)?;
-        }
+        printer.list(nodes, 1, &mut out)?;
         out.push_str("}\n");
         Ok(out)
     }
@@ -212,6 +208,9 @@ impl<'e, 't> Printer<'e, 't> {
     /// Appends the node's code, the text pieces pushed directly (no formatting machinery:
     /// printing is a per-line cost of every generation).
     fn node(&self, n: &'t Node, depth: usize, out: &mut String) -> Result<(), CPrintError> {
+        if let Node::Guard { .. } = n {
+            return self.guard(n, depth, out, Branch::Alone, false);
+        }
         indent(out, depth);
         match n {
             Node::Stmt { stmt, args } => {
@@ -246,20 +245,64 @@ impl<'e, 't> Printer<'e, 't> {
                 }
                 self.block(body, depth, out)?;
             }
-            Node::Guard { .. } => {
-                // A chain of single-child guards is one `if` (see `Node::guard_chain`).
-                let Some((chain, body)) = n.guard_chain() else {
-                    unreachable!("a guard has a chain")
-                };
-                let mut conds = Vec::new();
-                for (var, lower, upper) in chain {
-                    conds.extend(self.guard_conditions(var, lower, upper, Lang::C)?);
-                }
-                out.push_str("if (");
-                out.push_str(&conds.join(" && "));
-                out.push(')');
-                self.block(body, depth, out)?;
+            Node::Guard { .. } => unreachable!("printed by `guard`"),
+        }
+        Ok(())
+    }
+
+    /// The nodes of a list, guards that exclude each other as `if`/`else if`/`else`
+    /// chains ([`branches`]).
+    fn list(&self, nodes: &'t [Node], depth: usize, out: &mut String) -> Result<(), CPrintError> {
+        let kinds = branches(nodes);
+        for (i, n) in nodes.iter().enumerate() {
+            let continued = kinds.get(i + 1).is_some_and(|k| *k != Branch::Alone);
+            match (kinds[i], continued) {
+                (Branch::Alone, false) => self.node(n, depth, out)?,
+                (branch, _) => self.guard(n, depth, out, branch, continued)?,
             }
+        }
+        Ok(())
+    }
+
+    /// A guard as `if`, or as the `else if`/`else` after the `}` of the one before it;
+    /// braces wherever an `else` is next to it, so that it cannot bind to an inner `if`. A
+    /// chain of single-child guards is one `if` (see `Node::guard_chain`).
+    fn guard(
+        &self,
+        n: &'t Node,
+        depth: usize,
+        out: &mut String,
+        branch: Branch,
+        continued: bool,
+    ) -> Result<(), CPrintError> {
+        let Some((chain, body)) = n.guard_chain() else {
+            unreachable!("only guards come here")
+        };
+        let mut conds = Vec::new();
+        for (var, lower, upper) in chain {
+            conds.extend(self.guard_conditions(var, lower, upper, Lang::C)?);
+        }
+        match branch {
+            Branch::Alone => {
+                indent(out, depth);
+                out.push_str("if (");
+            }
+            Branch::ElseIf => out.push_str(" else if ("),
+            Branch::Else => out.push_str(" else"),
+        }
+        if branch != Branch::Else {
+            out.push_str(&conds.join(" && "));
+            out.push(')');
+        }
+        if branch == Branch::Alone && !continued {
+            return self.block(body, depth, out);
+        }
+        out.push_str(" {\n");
+        self.list(body, depth + 1, out)?;
+        indent(out, depth);
+        out.push('}');
+        if !continued {
+            out.push('\n');
         }
         Ok(())
     }
@@ -297,9 +340,7 @@ impl<'e, 't> Printer<'e, 't> {
             self.node(&body[0], depth + 1, out)
         } else {
             out.push_str(" {\n");
-            for n in body {
-                self.node(n, depth + 1, out)?;
-            }
+            self.list(body, depth + 1, out)?;
             indent(out, depth);
             out.push_str("}\n");
             Ok(())

@@ -1,7 +1,7 @@
 //! Rust emission: a function `scan(params..., statements...)` taking one closure per
 //! statement, equivalent to the C output (same exact helpers, same bounds).
 
-use crate::ast::Node;
+use crate::ast::{branches, Branch, Node};
 use crate::c_ast::Lang;
 use crate::checked::{render_checked, string_literal, CheckedError};
 use crate::emit_c::CEmitter;
@@ -103,9 +103,7 @@ pub fn function(c: &CEmitter, nodes: &[Node]) -> Result<String, CPrintError> {
         "\n#[allow(unused_variables, clippy::all)]\npub fn scan({}) {{",
         params.join(", ")
     );
-    for n in nodes {
-        node(c, n, 1, &mut out)?;
-    }
+    list(c, nodes, 1, &mut out)?;
     out.push_str("}\n");
     Ok(out)
 }
@@ -138,26 +136,60 @@ fn node(c: &CEmitter, n: &Node, depth: usize, out: &mut String) -> Result<(), CP
                 range
             };
             let _ = writeln!(out, "{pad}for {x} in {range} {{");
-            for b in body {
-                node(c, b, depth + 1, out)?;
-            }
+            list(c, body, depth + 1, out)?;
             let _ = writeln!(out, "{pad}}}");
         }
-        Node::Guard { .. } => {
-            // One `if` per chain of single-child guards, as in C.
-            let Some((chain, body)) = n.guard_chain() else {
-                unreachable!("a guard has a chain")
-            };
-            let mut conds = Vec::new();
-            for (var, lower, upper) in chain {
-                conds.extend(c.guard_conditions_in(var, lower, upper, Lang::Rust)?);
-            }
-            let _ = writeln!(out, "{pad}if {} {{", conds.join(" && "));
-            for b in body {
-                node(c, b, depth + 1, out)?;
-            }
-            let _ = writeln!(out, "{pad}}}");
+        Node::Guard { .. } => guard(c, n, depth, out, Branch::Alone, false)?,
+    }
+    Ok(())
+}
+
+/// The nodes of a list, with the C printer's `if`/`else if`/`else` chains.
+fn list(c: &CEmitter, nodes: &[Node], depth: usize, out: &mut String) -> Result<(), CPrintError> {
+    let kinds = branches(nodes);
+    for (i, n) in nodes.iter().enumerate() {
+        let continued = kinds.get(i + 1).is_some_and(|k| *k != Branch::Alone);
+        match kinds[i] {
+            Branch::Alone if !continued => node(c, n, depth, out)?,
+            branch => guard(c, n, depth, out, branch, continued)?,
         }
+    }
+    Ok(())
+}
+
+/// A guard (one `if` per chain of single-child guards, as in C), or the `else if`/`else`
+/// after the `}` of the guard before it.
+fn guard(
+    c: &CEmitter,
+    n: &Node,
+    depth: usize,
+    out: &mut String,
+    branch: Branch,
+    continued: bool,
+) -> Result<(), CPrintError> {
+    let pad = "    ".repeat(depth);
+    let Some((chain, body)) = n.guard_chain() else {
+        unreachable!("only guards come here")
+    };
+    let mut conds = Vec::new();
+    for (var, lower, upper) in chain {
+        conds.extend(c.guard_conditions_in(var, lower, upper, Lang::Rust)?);
+    }
+    let conds = conds.join(" && ");
+    match branch {
+        Branch::Alone => {
+            let _ = write!(out, "{pad}if {conds} {{");
+        }
+        Branch::ElseIf => {
+            let _ = write!(out, " else if {conds} {{");
+        }
+        Branch::Else => out.push_str(" else {"),
+    }
+    out.push('\n');
+    list(c, body, depth + 1, out)?;
+    let _ = write!(out, "{pad}}}");
+    if !continued {
+        out.push('\n');
     }
     Ok(())
 }

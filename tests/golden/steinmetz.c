@@ -58,10 +58,9 @@ if (a <= -1) {
     for (int64_t y = -ps_isqrt(a*a - x*x); y <= ps_isqrt(a*a - x*x); y += 1)
       for (int64_t z = -ps_isqrt(a*a - x*x); z <= ps_isqrt(a*a - x*x); z += 1)
         T(x, y, z);
-}
-if (a == 0)
+} else if (a == 0) {
   T(0, 0, 0);
-if (a >= 1) {
+} else if (a >= 1) {
   for (int64_t x = -a; x <= ps_ceild(-ps_isqrt(2*a*a), 2) - 1; x += 1)
     for (int64_t y = -ps_isqrt(a*a - x*x); y <= ps_isqrt(a*a - x*x); y += 1)
       for (int64_t z = -ps_isqrt(a*a - x*x); z <= ps_isqrt(a*a - x*x); z += 1)

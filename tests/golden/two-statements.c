@@ -7,8 +7,7 @@ if (p <= -1) {
   }
   for (int64_t x = 3; x <= 4; x += 1)
     T1(x);
-}
-if (p >= 0 && p <= 2) {
+} else if (p >= 0 && p <= 2) {
   for (int64_t x = 0; x <= p - 1; x += 1)
     T1(x);
   for (int64_t x = p; x <= 2; x += 1) {
@@ -17,7 +16,7 @@ if (p >= 0 && p <= 2) {
   }
   for (int64_t x = 3; x <= 4; x += 1)
     T1(x);
-}
-if (p >= 3)
+} else if (p >= 3) {
   for (int64_t x = 0; x <= 4; x += 1)
     T1(x);
+}

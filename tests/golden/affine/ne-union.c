@@ -4,10 +4,11 @@ for (int64_t i = 0; i <= n - 1; i += 1)
       S(i, j);
     if (j <= ps_floord(i - 1, 2))
       S(i, j);
-    if (j == m)
+    if (j == m) {
       T(i, j);
-    if (j >= i - m && j <= ps_min(m - 1, i - m))
+    } else if (j >= i - m && j <= ps_min(m - 1, i - m)) {
       T(i, j);
-    if (j >= ps_max(m + 1, i - m) && j <= i - m)
+    } else if (j >= ps_max(m + 1, i - m) && j <= i - m) {
       T(i, j);
+    }
   }
