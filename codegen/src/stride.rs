@@ -41,7 +41,8 @@ fn strides_in(nodes: Vec<Node>, known: &[Known]) -> Vec<Node> {
 }
 
 /// Loops from a polynomial to itself (left by a change of variable, `for (x = c; x <= c;
-/// x++)`) replaced by their body with the value substituted.
+/// x++)`), and strided loops whose range is shorter than their step (`for (x0 = n + 1;
+/// x0 <= n + 16; x0 += 18)`), replaced by their body with the one value substituted.
 fn single_values(nodes: Vec<Node>) -> Vec<Node> {
     nodes
         .into_iter()
@@ -53,7 +54,14 @@ fn single_values(nodes: Vec<Node>) -> Vec<Node> {
                 body,
                 step,
             } => match (polynomial(&lower), polynomial(&upper)) {
-                (Some(l), Some(u)) if l == u => body.iter().map(|b| b.subst(var, &l)).collect(),
+                // One value: `u - l` is a constant in `[0, step)` (`l == u` for step 1).
+                (Some(l), Some(u))
+                    if u.sub(&l)
+                        .constant_value()
+                        .is_some_and(|d| d.signum() >= 0 && d < polys::Int::from(step)) =>
+                {
+                    body.iter().map(|b| b.subst(var, &l)).collect()
+                }
                 _ => vec![Node::Loop {
                     lower,
                     upper,
@@ -68,22 +76,38 @@ fn single_values(nodes: Vec<Node>) -> Vec<Node> {
 }
 
 /// The polynomial a bound is: itself, or `ceil(p/d)` and `floor(p/d)` where the constant
-/// `d` divides every coefficient of `p`.
+/// `d` divides every coefficient of `p` but the constant term `c`: `q + ceil(c/d)` and
+/// `q + floor(c/d)` for `p = d*q + c` (`floor((3*c1 + 1)/3)` is `c1`).
 fn polynomial(e: &Expr) -> Option<Poly> {
-    match e {
-        Expr::Poly(p) => Some(p.clone()),
-        Expr::CeilDiv(num, d) | Expr::FloorDiv(num, d) => {
-            let (Expr::Poly(p), Some(d)) = (&**num, d.constant_value()) else {
-                return None;
-            };
-            let divides = p
-                .terms()
-                .iter()
-                .all(|(_, c)| c.div_mod_floor(&d).1 == polys::Int::from(0));
-            (d.signum() > 0 && divides).then(|| p.div_scalar_exact(&d))
-        }
-        _ => None,
+    let (num, d, ceil) = match e {
+        Expr::Poly(p) => return Some(p.clone()),
+        Expr::CeilDiv(num, d) => (num, d, true),
+        Expr::FloorDiv(num, d) => (num, d, false),
+        _ => return None,
+    };
+    let (Expr::Poly(p), Some(d)) = (&**num, d.constant_value()) else {
+        return None;
+    };
+    if d.signum() <= 0 {
+        return None;
     }
+    let zero = polys::Int::from(0);
+    let c = p
+        .terms()
+        .iter()
+        .find(|(m, _)| m.is_one())
+        .map_or_else(|| zero.clone(), |(_, c)| c.clone());
+    let q = p.sub(&Poly::constant(c.clone()));
+    if !q.terms().iter().all(|(_, a)| a.div_mod_floor(&d).1 == zero) {
+        return None;
+    }
+    let (fl, r) = c.div_mod_floor(&d);
+    let k = if ceil && r != zero {
+        fl.add(&1.into())
+    } else {
+        fl
+    };
+    Some(q.div_scalar_exact(&d).add(&Poly::constant(k)))
 }
 
 /// Every at-most-once loop raised as far as it goes (see the module comment).
@@ -251,16 +275,19 @@ fn stride_node(n: Node, known: &[Known]) -> Vec<Node> {
         }]
     };
     if let [inner] = body.as_slice() {
-        if let Some(c) = congruence(inner, var, &lower, known) {
+        if let Some(c) = congruence(inner, var, &lower, known, false) {
             return strided(c);
         }
     }
     let body = strides_in(body, known);
     if let [inner] = body.as_slice() {
         if let Some(n) = change_of_variable(inner, var, &lower, &upper) {
-            return vec![n];
+            // The new loop may stride in turn (each change removes a loop: this ends).
+            return stride_node(n, known);
         }
-        if let Some(c) = congruence(inner, var, &lower, known) {
+        // Where no change of variable applies, a witness the statements receive gets its
+        // value `f/m`, exact in the class (`S1(1, ps_floord(3 - x0, 2), ...)`).
+        if let Some(c) = congruence(inner, var, &lower, known, true) {
             return strided(c);
         }
     }
@@ -393,11 +420,19 @@ struct Congruence {
 ///   and the loop starts at the first value of that class at or above `lower`.
 ///
 /// `None` when `m` divides `a` (the condition does not depend on `x`) or neither applies.
-fn congruence(n: &Node, x: usize, lower: &Expr, known: &[Known]) -> Option<Congruence> {
+fn congruence(
+    n: &Node,
+    x: usize,
+    lower: &Expr,
+    known: &[Known],
+    valued: bool,
+) -> Option<Congruence> {
     let (w, m, a, rest, body) = residue_loop(n, x)?;
-    if reads(body, w) {
-        return None;
-    }
+    let body = match (reads(body, w), valued, n) {
+        (false, _, _) => body.clone(),
+        (true, true, Node::Loop { upper, .. }) => with_value(body, w, upper)?,
+        _ => return None,
+    };
     let d = gcd(a, m);
     let step = m / d;
     if step < 2 {
@@ -410,7 +445,7 @@ fn congruence(n: &Node, x: usize, lower: &Expr, known: &[Known]) -> Option<Congr
                 step,
                 first: lower.clone(),
                 residue: l.clone(),
-                body: body.clone(),
+                body,
             });
         }
     }
@@ -450,7 +485,7 @@ fn congruence(n: &Node, x: usize, lower: &Expr, known: &[Known]) -> Option<Congr
         step,
         first,
         residue,
-        body: body.clone(),
+        body,
     })
 }
 

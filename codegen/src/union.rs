@@ -202,12 +202,18 @@ impl Scanner<'_> {
                 if self.exclusive(ctx, v, pi, pj) {
                     continue;
                 }
-                // Ordered by the inner variables too, but only where exactly one of the two
-                // has a single value of `v` (`A[] -> [0, 0]` beside `B[i] -> [i, 1]`): it
-                // then stands alone instead of as a guard in every iteration of the other's
-                // loop. Two ranges, or two single values (the same one: `c1 = (c0 + 1)/3`
-                // for both), stay one loop, as they would be written by hand.
-                let lex = || self.single_valued(ctx, v, pi) != self.single_valued(ctx, v, pj);
+                // Ordered by the inner variables too, but only where one of the two has a
+                // single value of `v` (`A[] -> [0, 0]` beside `B[i] -> [i, 1]`): it then
+                // stands alone instead of as a guard in every iteration of the other's
+                // loop. Two ranges, or two single values that are always the same
+                // (`c1 = (c0 + 1)/3` for both), stay one loop, as a person writes them.
+                let lex = || match (
+                    self.single_valued(ctx, v, pi),
+                    self.single_valued(ctx, v, pj),
+                ) {
+                    (true, true) => !self.same_value(ctx, v, pi, pj),
+                    (a, b) => a != b,
+                };
                 if self.precedes(ctx, v, pi, pj) || (lex() && self.precedes_lex(ctx, v, pi, pj)) {
                     before[i][j] = true;
                 } else if self.precedes(ctx, v, pj, pi)
@@ -260,7 +266,16 @@ impl Scanner<'_> {
             .zip(&members)
             .filter(|(h, (a, _))| h.pending.len() > a.pending.len())
             .count();
-        if guards == 0 || members.len() != 2 {
+        // Two polyhedra of one value each (`x0 = c0` of two statements under the time
+        // loops) differ only in conditions on the outer variables: one loop of one value
+        // with guards, not the pieces of `separate` with bounds like `min(c0, max(c0 - 1,
+        // 4))`.
+        let single = || {
+            members
+                .iter()
+                .all(|(a, _)| self.single_valued(ctx, v, a.item))
+        };
+        if guards == 0 || members.len() != 2 || single() {
             return self.emit(v, ctx, hull);
         }
         let mut out = Vec::new();
@@ -623,6 +638,20 @@ impl Scanner<'_> {
         apart[self.width] = -1; // v' >= v + 1
         all.push(apart);
         self.infeasible(all)
+    }
+
+    /// Whether items `i` and `j`, where both have points at the same outer values, have
+    /// the same value of `v` there.
+    fn same_value(&self, ctx: &[Con], v: usize, i: usize, j: usize) -> bool {
+        [1, -1].into_iter().all(|sign| {
+            let mut all = self.pair(ctx, v, i, j);
+            let mut apart = vec![0; self.width + 1];
+            apart[v] = sign;
+            apart[v + 1] = -sign;
+            apart[self.width] = -1;
+            all.push(apart);
+            self.infeasible(all)
+        })
     }
 
     /// Whether items `i` and `j` never both have points at the same outer values.
