@@ -62,17 +62,101 @@ fn single_values(nodes: Vec<Node>) -> Vec<Node> {
                 {
                     body.iter().map(|b| b.subst(var, &l)).collect()
                 }
-                _ => vec![Node::Loop {
-                    lower,
-                    upper,
-                    var,
-                    body,
-                    step,
-                }],
+                _ => match pinned(&lower, &upper, step) {
+                    Some((value, y, low, up)) => {
+                        let body = body.iter().map(|b| b.subst(var, &value)).collect();
+                        if low.is_none() && up.is_none() {
+                            body
+                        } else {
+                            vec![Node::Guard {
+                                var: y,
+                                lower: low,
+                                upper: up,
+                                body,
+                            }]
+                        }
+                    }
+                    None => vec![Node::Loop {
+                        lower,
+                        upper,
+                        var,
+                        body,
+                        step,
+                    }],
+                },
             },
             other => vec![other],
         })
         .collect()
+}
+
+/// A loop `for (x = max(y + k, L...); x <= min(y + k, U...); x++)` (one bound of each side
+/// the same `y + k`, `y` an outer variable) runs once, for `x = y + k`, where
+/// `L... <= y + k <= U...`: the value, `y`, and the guard's sides on `y` (`L - k`, `U - k`;
+/// for `-y + k`, `k - U` and `k - L` with polynomial `L`, `U`).
+/// isl prints `if (c0 >= 2) S2(c0)` where the loop would be `for (x0 = max(c0, 2); x0 <= c0;
+/// ...)`.
+#[allow(clippy::type_complexity)]
+fn pinned(
+    lower: &Expr,
+    upper: &Expr,
+    step: i64,
+) -> Option<(Poly, usize, Option<Expr>, Option<Expr>)> {
+    if step != 1 {
+        return None;
+    }
+    let parts = |e: &Expr, max: bool| -> Vec<Expr> {
+        match (e, max) {
+            (Expr::Max(ps), true) | (Expr::Min(ps), false) => ps.clone(),
+            (e, _) => vec![e.clone()],
+        }
+    };
+    let (lows, ups) = (parts(lower, true), parts(upper, false));
+    // `p = s*y + k` with `s = ±1`.
+    let shifted = |p: &Poly| -> Option<(usize, i64, i64)> {
+        let [y] = p.vars()[..] else { return None };
+        let cs = p.coeffs(y);
+        let s = match cs.get(1).and_then(Poly::constant_value)?.to_i64()? {
+            s @ (1 | -1) if cs.len() == 2 => s,
+            _ => return None,
+        };
+        Some((y, s, cs[0].constant_value()?.to_i64()?))
+    };
+    for (i, l) in lows.iter().enumerate() {
+        let Some(p) = polynomial(l) else { continue };
+        let Some((y, s, k)) = shifted(&p) else {
+            continue;
+        };
+        let Some(j) = ups.iter().position(|u| polynomial(u).as_ref() == Some(&p)) else {
+            continue;
+        };
+        let others = |bounds: &[Expr], skip: usize| -> Option<Vec<Expr>> {
+            bounds
+                .iter()
+                .enumerate()
+                .filter(|&(q, _)| q != skip)
+                .map(|(_, e)| match s {
+                    // `y + k >= L` is `y >= L - k`.
+                    1 => Some(e.clone().plus(-k)),
+                    // `-y + k >= L` is `y <= k - L`, kept to polynomial `L`.
+                    _ => Some(Expr::Poly(Poly::from_i64(k).sub(&polynomial(e)?))),
+                })
+                .collect()
+        };
+        let (Some(from_lows), Some(from_ups)) = (others(&lows, i), others(&ups, j)) else {
+            continue;
+        };
+        // For `s = -1` the lower bounds of `x` become upper bounds of `y`.
+        let (ys_lows, ys_ups) = if s == 1 {
+            (from_lows, from_ups)
+        } else {
+            (from_ups, from_lows)
+        };
+        let low = (!ys_lows.is_empty()).then(|| crate::linear::max_of(ys_lows));
+        let up = (!ys_ups.is_empty()).then(|| crate::linear::min_of(ys_ups));
+        return Some((p, y, low, up));
+    }
+    None
 }
 
 /// The polynomial a bound is: itself, or `ceil(p/d)` and `floor(p/d)` where the constant
