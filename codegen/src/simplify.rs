@@ -100,33 +100,38 @@ pub fn inline_single_iterations(nodes: Vec<Node>) -> Vec<Node> {
 pub fn merge_equal_guards(nodes: Vec<Node>) -> Vec<Node> {
     let mut out: Vec<Node> = Vec::with_capacity(nodes.len());
     for n in nodes {
-        let n = lift_guard(n.map_body(merge_equal_guards));
-        if let (
-            Some(Node::Guard {
-                var: v0,
-                lower: l0,
-                upper: u0,
-                body: b0,
-            }),
-            Node::Guard {
-                var,
-                lower,
-                upper,
-                body,
-            },
-        ) = (out.last_mut(), &n)
-        {
-            if v0 == var && l0 == lower && u0 == upper {
-                b0.extend(body.iter().cloned());
-                // The joined body may now start where the first ended with a guard.
-                let joined = std::mem::take(b0);
-                *b0 = merge_equal_guards(joined);
-                continue;
-            }
-        }
-        out.push(n);
+        push_merged(&mut out, lift_guard(n.map_body(merge_equal_guards)));
     }
     out
+}
+
+/// Appends `n` (already merged inside) to `out`, into the last node when both are guards
+/// with the same condition; the nodes of its body then meet the end of that body the
+/// same way, so nothing merged before is visited again.
+fn push_merged(out: &mut Vec<Node>, n: Node) {
+    if let (
+        Some(Node::Guard {
+            var: v0,
+            lower: l0,
+            upper: u0,
+            body: b0,
+        }),
+        Node::Guard {
+            var,
+            lower,
+            upper,
+            body,
+        },
+    ) = (out.last_mut(), &n)
+    {
+        if v0 == var && l0 == lower && u0 == upper {
+            for m in body.iter().cloned() {
+                push_merged(b0, m);
+            }
+            return;
+        }
+    }
+    out.push(n);
 }
 
 /// `for (x ...) if (g) B` as `if (g) for (x ...) B` when `g` does not read `x`.

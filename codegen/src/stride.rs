@@ -226,8 +226,7 @@ fn fuse_at_most_once(nodes: Vec<Node>) -> Vec<Node> {
             },
         ) = (out.last_mut(), &n)
         {
-            let once = divisions(l0, u0).is_some_and(|(f, g, _)| f == g);
-            if once && v0 == var && l0 == lower && u0 == upper {
+            if at_most_once(l0, u0).is_some() && v0 == var && l0 == lower && u0 == upper {
                 b0.extend(body.iter().cloned());
                 continue;
             }
@@ -251,7 +250,7 @@ impl Header {
         if self.step != 1 {
             return None;
         }
-        divisions(&self.lower, &self.upper).and_then(|(f, g, _)| (f == g).then_some(f))
+        at_most_once(&self.lower, &self.upper).map(|(f, _)| f)
     }
 }
 
@@ -288,24 +287,23 @@ fn hoist_chain(n: Node) -> Node {
             other => return other.map_body(hoist_all),
         }
     };
-    // (original index, header) in the new order.
-    let mut order: Vec<(usize, Header)> = Vec::with_capacity(chain.len());
-    for (k, h) in chain.into_iter().enumerate() {
+    let mut order: Vec<Header> = Vec::with_capacity(chain.len());
+    for h in chain {
         let Some(f) = h.at_most_once() else {
-            order.push((k, h));
+            order.push(h);
             continue;
         };
         let mut p = order
             .iter()
-            .rposition(|(_, o)| f.degree(o.var) > 0)
+            .rposition(|o| f.degree(o.var) > 0)
             .map_or(0, |q| q + 1);
-        while p < order.len() && order[p].1.at_most_once().is_some() {
+        while p < order.len() && order[p].at_most_once().is_some() {
             p += 1;
         }
-        order.insert(p, (k, h));
+        order.insert(p, h);
     }
     let mut nest = body;
-    for (_, h) in order.into_iter().rev() {
+    for h in order.into_iter().rev() {
         nest = vec![Node::Loop {
             var: h.var,
             lower: h.lower,
@@ -336,7 +334,7 @@ fn stride_node(n: Node, known: &[Known]) -> Vec<Node> {
         return strides_in(body, known);
     }
     // `ceil(f/m)..floor(f/m)` where the outer strides make `m` divide `f`: exactly once.
-    if let Some((f, _, m)) = divisions(&lower, &upper).filter(|(f, g, _)| f == g) {
+    if let Some((f, m)) = at_most_once(&lower, &upper) {
         if f.degree(var) == 0 && multiple_under(f, m, known) {
             if let Some(body) = with_value(&body, var, &upper) {
                 return strides_in(body, known);
@@ -437,6 +435,12 @@ fn divisions<'e>(lower: &'e Expr, upper: &'e Expr) -> Option<(&'e Poly, &'e Poly
     };
     let m = dl.constant_value()?.to_i64()?;
     (dl == du && m >= 2).then_some((f, g, m))
+}
+
+/// `(f, m)` of an at-most-once loop `ceil(f/m)..floor(f/m)`: it runs once exactly when `m`
+/// divides `f`.
+fn at_most_once<'e>(lower: &'e Expr, upper: &'e Expr) -> Option<(&'e Poly, i64)> {
+    divisions(lower, upper).and_then(|(f, g, m)| (f == g).then_some((f, m)))
 }
 
 /// The body of a loop over `w` that runs exactly once for every outer value, with `w`'s
@@ -644,8 +648,8 @@ fn residue_loop(n: &Node, x: usize) -> Option<(usize, i64, i64, Poly, &Vec<Node>
     else {
         return None;
     };
-    let (f, g, m) = divisions(lower, upper)?;
-    if f != g || f.degree(*w) > 0 || f.degree(x) != 1 {
+    let (f, m) = at_most_once(lower, upper)?;
+    if f.degree(*w) > 0 || f.degree(x) != 1 {
         return None;
     }
     let cs = f.coeffs(x);

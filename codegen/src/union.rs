@@ -196,6 +196,16 @@ impl Scanner<'_> {
         // the same outer values; `exclusive`: never both at the same outer values.
         let mut before = vec![vec![false; k]; k];
         let mut comp: Vec<usize> = (0..k).collect();
+        // Whether each live polyhedron has one value of `v`, asked once per level.
+        let singles: Vec<Cell<Option<bool>>> = vec![Cell::new(None); k];
+        let single = |i: usize| match singles[i].get() {
+            Some(s) => s,
+            None => {
+                let s = self.single_valued(ctx, v, live[i].0.item);
+                singles[i].set(Some(s));
+                s
+            }
+        };
         for i in 0..k {
             for j in i + 1..k {
                 let (pi, pj) = (live[i].0.item, live[j].0.item);
@@ -207,18 +217,21 @@ impl Scanner<'_> {
                 // stands alone instead of as a guard in every iteration of the other's
                 // loop. Two ranges, or two single values that are always the same
                 // (`c1 = (c0 + 1)/3` for both), stay one loop, as a person writes them.
-                let lex = || match (
-                    self.single_valued(ctx, v, pi),
-                    self.single_valued(ctx, v, pj),
-                ) {
+                if self.precedes(ctx, v, pi, pj) {
+                    before[i][j] = true;
+                    continue;
+                }
+                if self.precedes(ctx, v, pj, pi) {
+                    before[j][i] = true;
+                    continue;
+                }
+                let lex = match (single(i), single(j)) {
                     (true, true) => !self.same_value(ctx, v, pi, pj),
                     (a, b) => a != b,
                 };
-                if self.precedes(ctx, v, pi, pj) || (lex() && self.precedes_lex(ctx, v, pi, pj)) {
+                if lex && self.precedes_lex(ctx, v, pi, pj) {
                     before[i][j] = true;
-                } else if self.precedes(ctx, v, pj, pi)
-                    || (lex() && self.precedes_lex(ctx, v, pj, pi))
-                {
+                } else if lex && self.precedes_lex(ctx, v, pj, pi) {
                     before[j][i] = true;
                 } else {
                     let (ci, cj) = (find(&mut comp, i), find(&mut comp, j));
@@ -574,11 +587,26 @@ impl Scanner<'_> {
     /// Whether every point of item `i` comes before every point of item `j` with the same
     /// outer values: no `w <= v` with `v` in i and `w` in j.
     fn precedes(&self, ctx: &[Con], v: usize, i: usize, j: usize) -> bool {
+        self.never_apart(ctx, v, i, j, 1, 0)
+    }
+
+    /// Whether no point of item `i` (value `v` of the variable) and point of item `j`
+    /// (value `w`) at the same outer values have `sign*(v - w) + offset >= 0`.
+    fn never_apart(
+        &self,
+        ctx: &[Con],
+        v: usize,
+        i: usize,
+        j: usize,
+        sign: i64,
+        offset: i64,
+    ) -> bool {
         let mut all = self.pair(ctx, v, i, j);
-        let mut order = vec![0; self.width + 1];
-        order[v] = 1;
-        order[v + 1] = -1;
-        all.push(order);
+        let mut apart = vec![0; self.width + 1];
+        apart[v] = sign;
+        apart[v + 1] = -sign;
+        apart[self.width] = offset;
+        all.push(apart);
         self.infeasible(all)
     }
 
@@ -629,29 +657,18 @@ impl Scanner<'_> {
         !ties || self.infeasible_in(equal, w)
     }
 
-    /// Whether item `i` has at most one value of `v` for each outer value.
+    /// Whether item `i` has at most one value of `v` for each outer value (no two points
+    /// with `w >= v + 1`).
     fn single_valued(&self, ctx: &[Con], v: usize, i: usize) -> bool {
-        let mut all = self.pair(ctx, v, i, i);
-        let mut apart = vec![0; self.width + 1];
-        apart[v + 1] = 1;
-        apart[v] = -1;
-        apart[self.width] = -1; // v' >= v + 1
-        all.push(apart);
-        self.infeasible(all)
+        self.never_apart(ctx, v, i, i, -1, -1)
     }
 
     /// Whether items `i` and `j`, where both have points at the same outer values, have
     /// the same value of `v` there.
     fn same_value(&self, ctx: &[Con], v: usize, i: usize, j: usize) -> bool {
-        [1, -1].into_iter().all(|sign| {
-            let mut all = self.pair(ctx, v, i, j);
-            let mut apart = vec![0; self.width + 1];
-            apart[v] = sign;
-            apart[v + 1] = -sign;
-            apart[self.width] = -1;
-            all.push(apart);
-            self.infeasible(all)
-        })
+        [1, -1]
+            .into_iter()
+            .all(|sign| self.never_apart(ctx, v, i, j, sign, -1))
     }
 
     /// Whether items `i` and `j` never both have points at the same outer values.
