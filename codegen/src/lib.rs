@@ -119,6 +119,7 @@ pub mod oracle;
 pub mod overflow;
 pub mod pipeline;
 pub mod relation;
+mod residue;
 mod signs;
 mod simplify;
 mod stride;

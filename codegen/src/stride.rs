@@ -16,10 +16,12 @@
 
 use crate::ast::Node;
 use crate::expr::Expr;
+use crate::residue::{at_most_once, class_of, divisions, implied, Implied};
 use polys::{Coeff, Poly};
 
 /// `x ≡ residue (mod step)` for the variable of an enclosing strided loop: what the
-/// stride of an inner loop may use (its lower bound may already be in its class).
+/// stride of an inner loop may use (its lower bound may already be in its class); step 0
+/// for a loop that pins `x` to `residue`.
 #[derive(Clone)]
 struct Known {
     var: usize,
@@ -333,11 +335,36 @@ fn stride_node(n: Node, known: &[Known]) -> Vec<Node> {
     if let Some(body) = once(var, &lower, &upper, &body) {
         return strides_in(body, known);
     }
+    // A loop that pins its variable (`max(c0, c1)..min(c0, c1)` runs only with `var = c0`)
+    // tells its body that value: a class modulo 0, so that witnesses the value makes
+    // exact go instead of striding this loop.
+    let with_pin: Vec<Known>;
+    let known = match crate::residue::pin(&lower, &upper, 1, var) {
+        Some(residue) => {
+            with_pin = known
+                .iter()
+                .cloned()
+                .chain([Known {
+                    var,
+                    residue,
+                    step: 0,
+                }])
+                .collect();
+            &with_pin[..]
+        }
+        None => known,
+    };
     // `ceil(f/m)..floor(f/m)` where the outer strides make `m` divide `f`: exactly once.
     if let Some((f, m)) = at_most_once(&lower, &upper) {
         if f.degree(var) == 0 && multiple_under(f, m, known) {
-            if let Some(body) = with_value(&body, var, &upper) {
+            if let Some(body) = with_value(&body, var, &upper, Some((f, m))) {
                 return strides_in(body, known);
+            }
+            // Inner witnesses may read `var` where no value can replace it; once their
+            // own pass has removed them, it may.
+            let inner = strides_in(body.clone(), known);
+            if let Some(body) = with_value(&inner, var, &upper, Some((f, m))) {
+                return body;
             }
         }
     }
@@ -361,6 +388,17 @@ fn stride_node(n: Node, known: &[Known]) -> Vec<Node> {
             return strided(c);
         }
     }
+    // A lone witness of `var` that the statements read is left to the change of variable.
+    let body = match body.as_slice() {
+        [inner] if residue_loop(inner, var).is_some() => body,
+        _ => match common_class(body, var, &lower, known) {
+            Ok(c) => return strided(c),
+            Err(body) => match split_classes(var, &lower, &upper, &body) {
+                Some(c) => return strided(c),
+                None => body,
+            },
+        },
+    };
     let body = strides_in(body, known);
     if let [inner] = body.as_slice() {
         if let Some(n) = change_of_variable(inner, var, &lower, &upper) {
@@ -425,24 +463,6 @@ fn change_of_variable(n: &Node, x: usize, lower: &Expr, upper: &Expr) -> Option<
     })
 }
 
-/// `ceil(f/m)` and `floor(f'/m)` of a loop's bounds: `(f, f', m)` with `m >= 2` constant.
-fn divisions<'e>(lower: &'e Expr, upper: &'e Expr) -> Option<(&'e Poly, &'e Poly, i64)> {
-    let (Expr::CeilDiv(lo, dl), Expr::FloorDiv(hi, du)) = (lower, upper) else {
-        return None;
-    };
-    let (Expr::Poly(f), Expr::Poly(g)) = (&**lo, &**hi) else {
-        return None;
-    };
-    let m = dl.constant_value()?.to_i64()?;
-    (dl == du && m >= 2).then_some((f, g, m))
-}
-
-/// `(f, m)` of an at-most-once loop `ceil(f/m)..floor(f/m)`: it runs once exactly when `m`
-/// divides `f`.
-fn at_most_once<'e>(lower: &'e Expr, upper: &'e Expr) -> Option<(&'e Poly, i64)> {
-    divisions(lower, upper).and_then(|(f, g, m)| (f == g).then_some((f, m)))
-}
-
 /// The body of a loop over `w` that runs exactly once for every outer value, with `w`'s
 /// value `floor(g/m)` as the statements' argument where they pass `w` itself (isl's
 /// `S1(1, floord(M + 1, 2))`); `None` if anything else reads `w`.
@@ -452,41 +472,180 @@ fn once(w: usize, lower: &Expr, upper: &Expr, body: &[Node]) -> Option<Vec<Node>
     if g.sub(f) != Poly::from_i64(m - 1) || f.degree(w) > 0 {
         return None;
     }
-    with_value(body, w, upper)
+    with_value(body, w, upper, None)
 }
 
-/// `nodes` with every statement argument that is the variable `w` itself replaced by
-/// `value`; `None` if anything else reads `w`.
-fn with_value(nodes: &[Node], w: usize, value: &Expr) -> Option<Vec<Node>> {
+/// `nodes` with every statement argument and bound that is the variable `w` itself
+/// replaced by `value`; with `exact = (f, m)` (`m` divides `f` wherever the nodes run, `w = f/m`),
+/// also arguments `k*w + q` become `k*f/m + q` (`S1(2*c1, c1)` is `S1(c0, c0/2)`).
+/// `None` if anything else reads `w`.
+fn with_value(
+    nodes: &[Node],
+    w: usize,
+    value: &Expr,
+    exact: Option<(&Poly, i64)>,
+) -> Option<Vec<Node>> {
+    let arg = |a: &Expr| -> Option<Expr> {
+        match a {
+            Expr::Poly(p) if *p == Poly::var(w) => Some(value.clone()),
+            a if !a.reads(w) => Some(a.clone()),
+            a => exact_quotient(a, w, exact?),
+        }
+    };
     nodes
         .iter()
         .map(|n| match n {
             Node::Stmt { stmt, args } => {
-                let args: Option<Vec<Expr>> = args
-                    .iter()
-                    .map(|a| match a {
-                        Expr::Poly(p) if *p == Poly::var(w) => Some(value.clone()),
-                        a if a.reads(w) => None,
-                        a => Some(a.clone()),
-                    })
-                    .collect();
+                let args: Option<Vec<Expr>> = args.iter().map(arg).collect();
                 Some(Node::Stmt {
                     stmt: *stmt,
                     args: args?,
                 })
             }
-            Node::Loop { lower, upper, .. } if lower.reads(w) || upper.reads(w) => None,
-            Node::Guard { lower, upper, .. }
-                if [lower, upper].into_iter().flatten().any(|e| e.reads(w)) =>
-            {
-                None
-            }
-            Node::Loop { body, .. } | Node::Guard { body, .. } => {
-                let inner = with_value(body, w, value)?;
-                Some(n.clone().map_body(|_| inner))
-            }
+            Node::Loop {
+                var,
+                lower,
+                upper,
+                step,
+                body,
+            } => Some(Node::Loop {
+                var: *var,
+                lower: arg(lower)?,
+                upper: arg(upper)?,
+                step: *step,
+                body: with_value(body, w, value, exact)?,
+            }),
+            Node::Guard {
+                var,
+                lower,
+                upper,
+                body,
+            } => Some(Node::Guard {
+                var: *var,
+                lower: match lower {
+                    Some(e) => Some(arg(e)?),
+                    None => None,
+                },
+                upper: match upper {
+                    Some(e) => Some(arg(e)?),
+                    None => None,
+                },
+                body: with_value(body, w, value, exact)?,
+            }),
         })
         .collect()
+}
+
+/// `e` with `w = f/m` (`m` divides `f`) where `e` reads `w` as `k*w + q` or a rounded
+/// division of that by a constant: `k*f/m + q`, and `floor((k*f + m*q)/(m*d))` for
+/// `floor((k*w + q)/d)` (`k*f/m` is an integer, so the rounding is the same).
+fn exact_quotient(e: &Expr, w: usize, (f, m): (&Poly, i64)) -> Option<Expr> {
+    let linear = |p: &Poly| -> Option<(i64, Poly)> {
+        if p.degree(w) != 1 {
+            return None;
+        }
+        let cs = p.coeffs(w);
+        Some((cs[1].constant_value()?.to_i64()?, cs[0].clone()))
+    };
+    let divided = |num: Poly, den: Poly, ceil: bool| -> Expr {
+        let (num, den) = crate::expr::reduce_division(&num, &den, ceil);
+        match (den.constant_value(), ceil) {
+            (Some(d), _) if d.is_one() => Expr::Poly(num),
+            (_, true) => Expr::CeilDiv(Box::new(Expr::Poly(num)), den),
+            (_, false) => Expr::FloorDiv(Box::new(Expr::Poly(num)), den),
+        }
+    };
+    let mm = Poly::from_i64(m);
+    match e {
+        Expr::Poly(p) => {
+            let (k, q) = linear(p)?;
+            let quotient = divided(f.scale(&k.into()), mm, false);
+            Some(if q.is_zero() {
+                quotient
+            } else {
+                Expr::Sum(vec![quotient, Expr::Poly(q)]).fold_constants()
+            })
+        }
+        Expr::FloorDiv(num, d) | Expr::CeilDiv(num, d) => {
+            let (k, q) = linear(num.as_poly()?)?;
+            d.constant_value()?;
+            let num = f.scale(&k.into()).add(&q.mul(&mm));
+            Some(divided(num, d.mul(&mm), matches!(e, Expr::CeilDiv(..))))
+        }
+        _ => None,
+    }
+}
+
+/// For a loop from `lower` to `upper` (constants) whose witnesses ask for several
+/// classes of `x` modulo one small `m` (`A` at even values, `B` at odd ones): one loop with
+/// step `m` whose body is the body once per class, `x + k` in the `k`-th copy, each copy
+/// without the witnesses of the other classes (isl's `A(c0); B(c0);` for a shift). The
+/// `x` values run in the same order; a copy that the last iteration would take past
+/// `upper` is guarded.
+fn split_classes(x: usize, lower: &Expr, upper: &Expr, body: &[Node]) -> Option<Congruence> {
+    /// More copies of the body than this are code growth, not a simplification.
+    const MAX_CLASSES: i64 = 4;
+    let classes = crate::residue::witness_classes(body, x);
+    let m = classes.first()?.1;
+    let (l, u) = (
+        lower.constant_value()?.to_i64()?,
+        upper.constant_value()?.to_i64()?,
+    );
+    if m > MAX_CLASSES
+        || u.checked_sub(l)? < m - 1
+        || classes
+            .iter()
+            .any(|(r, s)| *s != m || r.constant_value().is_none())
+        || guards_on(body, x)
+    {
+        return None;
+    }
+    let last = l + (u - l) / m * m;
+    let mut copies = Vec::new();
+    for k in 0..m {
+        let copy = crate::residue::in_class(body, x, (l + k).rem_euclid(m), m);
+        if copy == body {
+            return None;
+        }
+        let shifted = Poly::var(x).add(&Poly::from_i64(k));
+        let copy: Vec<Node> = copy.iter().map(|n| n.subst(x, &shifted)).collect();
+        if copy.is_empty() {
+            continue;
+        }
+        if last + k > u {
+            copies.push(Node::Guard {
+                var: x,
+                lower: None,
+                upper: Some(Expr::constant(u - k)),
+                body: copy,
+            });
+        } else {
+            copies.extend(copy);
+        }
+    }
+    Some(Congruence {
+        step: m,
+        first: lower.clone(),
+        residue: Poly::from_i64(l),
+        body: copies,
+    })
+}
+
+/// Whether a guard in `nodes` tests variable `x` (which a substitution cannot reach).
+fn guards_on(nodes: &[Node], x: usize) -> bool {
+    nodes.iter().any(|n| match n {
+        Node::Guard { var, body, .. } => *var == x || guards_on(body, x),
+        Node::Loop { body, .. } => guards_on(body, x),
+        Node::Stmt { .. } => false,
+    })
+}
+
+/// The lower bound of a loop node.
+fn lower_of(n: &Node) -> Option<&Expr> {
+    match n {
+        Node::Loop { lower, .. } => Some(lower),
+        _ => None,
+    }
 }
 
 /// A loop over one residue class: its step, first value, the residue its values have,
@@ -516,13 +675,19 @@ fn congruence(
     valued: bool,
 ) -> Option<Congruence> {
     let (w, m, a, rest, body) = residue_loop(n, x)?;
+    // Exact already (a pinned `x`): the witness goes in the recursion, no stride needed.
+    if multiple_under(&Poly::var(x).scale(&a.into()).add(&rest), m, known) {
+        return None;
+    }
     let body = match (reads(body, w), valued, n) {
         (false, _, _) => body.clone(),
-        (true, true, Node::Loop { upper, .. }) => with_value(body, w, upper)?,
+        (true, true, Node::Loop { upper, .. }) => {
+            let f = at_most_once(lower_of(n)?, upper)?.0;
+            with_value(body, w, upper, Some((f, m)))?
+        }
         _ => return None,
     };
-    let d = gcd(a, m);
-    let step = m / d;
+    let step = m / crate::residue::gcd(a, m);
     if step < 2 {
         return None;
     }
@@ -537,26 +702,19 @@ fn congruence(
             });
         }
     }
-    let residue = match a {
-        // As CLooG and isl print them: `-g` and `g`, unreduced.
-        1 if d == 1 => rest.neg(),
-        -1 if d == 1 => rest,
-        _ => {
-            let dd = polys::Int::from(d);
-            if rest
-                .terms()
-                .iter()
-                .any(|(_, c)| c.div_mod_floor(&dd).1 != 0.into())
-            {
-                return None;
-            }
-            let g = rest.div_scalar_exact(&dd);
-            let inverse = inverse_mod(a / d, step)?;
-            symmetric_mod(&g.scale(&(-inverse).into()), step)
-        }
-    };
+    let (residue, step) = class_of(a, &rest, m)?;
+    Some(Congruence {
+        step,
+        first: first_in_class(lower, &residue, step),
+        residue,
+        body,
+    })
+}
+
+/// The first value at or above `lower` that is `residue` modulo `step`.
+fn first_in_class(lower: &Expr, residue: &Poly, step: i64) -> Expr {
     let offset = match lower {
-        Expr::Poly(l) => Expr::Poly(l.sub(&residue)),
+        Expr::Poly(l) => Expr::Poly(l.sub(residue)),
         l => Expr::Sum(vec![l.clone(), Expr::Poly(residue.neg())]),
     };
     let aligned = |r: Poly| Expr::Aligned {
@@ -565,13 +723,39 @@ fn congruence(
         step,
     };
     // A constant offset: the residue plus a constant multiple of the step.
-    let first = match aligned(Poly::zero()).constant_value() {
+    match aligned(Poly::zero()).constant_value() {
         Some(k) => Expr::Poly(residue.add(&Poly::constant(k))),
         None => aligned(residue.clone()),
+    }
+}
+
+/// For a loop over `x` from `lower` whose body runs instances only in one class of `x`
+/// (several statements' witnesses, or one witness below other loops: see
+/// [`implied`]), that class as a stride, the body unchanged (its witnesses then run
+/// exactly once under the new known congruence and go in the recursion). The class of
+/// `lower` itself when the known congruences put it there.
+fn common_class(
+    body: Vec<Node>,
+    x: usize,
+    lower: &Expr,
+    known: &[Known],
+) -> Result<Congruence, Vec<Node>> {
+    let Implied::Class { residue, step } = implied(&body, x) else {
+        return Err(body);
     };
-    Some(Congruence {
+    if let Expr::Poly(l) = lower {
+        if multiple_under(&l.sub(&residue), step, known) {
+            return Ok(Congruence {
+                step,
+                first: lower.clone(),
+                residue: l.clone(),
+                body,
+            });
+        }
+    }
+    Ok(Congruence {
         step,
-        first,
+        first: first_in_class(lower, &residue, step),
         residue,
         body,
     })
@@ -591,48 +775,6 @@ fn multiple_under(f: &Poly, m: i64, known: &[Known]) -> bool {
     f.terms()
         .iter()
         .all(|(_, c)| c.div_mod_floor(&m).1 == 0.into())
-}
-
-fn gcd(a: i64, b: i64) -> i64 {
-    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    // Both are at most `m`, a positive i64.
-    i64::try_from(a).unwrap_or(i64::MAX)
-}
-
-/// The inverse of `a` modulo `m >= 2` (`a` and `m` coprime), by the extended Euclid.
-fn inverse_mod(a: i64, m: i64) -> Option<i64> {
-    let (mut r0, mut r1) = (i128::from(a).rem_euclid(i128::from(m)), i128::from(m));
-    let (mut s0, mut s1) = (1i128, 0i128);
-    while r1 != 0 {
-        let q = r0 / r1;
-        (r0, r1) = (r1, r0 - q * r1);
-        (s0, s1) = (s1, s0 - q * s1);
-    }
-    if r0 != 1 {
-        return None;
-    }
-    i64::try_from(s0.rem_euclid(i128::from(m))).ok()
-}
-
-/// `p` with every coefficient replaced by its representative modulo `m` in `(-m/2, m/2]`:
-/// the same residue class, printed small.
-fn symmetric_mod(p: &Poly, m: i64) -> Poly {
-    let mm = polys::Int::from(m);
-    let half = polys::Int::from(m / 2);
-    let terms = p
-        .terms()
-        .iter()
-        .map(|(mono, c)| {
-            let r = c.div_mod_floor(&mm).1;
-            let r = if r > half { r.sub(&mm) } else { r };
-            (mono.clone(), r)
-        })
-        .filter(|(_, c)| *c != 0.into())
-        .collect();
-    Poly::from_terms(terms)
 }
 
 /// `for (w = ceil(f/m); w <= floor(f/m); w++) B` with `f = a*x + g` (`a` constant, `f`
