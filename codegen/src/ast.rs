@@ -102,6 +102,54 @@ impl Node {
         None
     }
 
+    /// The node with every expression replaced by `expr` of it and every loop or guard
+    /// variable by `var` of it, or `None` where either gives none: renaming and
+    /// substitutions that may fail.
+    pub fn try_map(
+        &self,
+        expr: &impl Fn(&Expr) -> Option<Expr>,
+        var: &impl Fn(usize) -> Option<usize>,
+    ) -> Option<Node> {
+        let body =
+            |b: &[Node]| -> Option<Vec<Node>> { b.iter().map(|n| n.try_map(expr, var)).collect() };
+        Some(match self {
+            Node::Stmt { stmt, args } => Node::Stmt {
+                stmt: *stmt,
+                args: args.iter().map(expr).collect::<Option<_>>()?,
+            },
+            Node::Loop {
+                var: v,
+                lower,
+                upper,
+                step,
+                body: b,
+            } => Node::Loop {
+                var: var(*v)?,
+                lower: expr(lower)?,
+                upper: expr(upper)?,
+                step: *step,
+                body: body(b)?,
+            },
+            Node::Guard {
+                var: v,
+                lower,
+                upper,
+                body: b,
+            } => Node::Guard {
+                var: var(*v)?,
+                lower: match lower {
+                    Some(e) => Some(expr(e)?),
+                    None => None,
+                },
+                upper: match upper {
+                    Some(e) => Some(expr(e)?),
+                    None => None,
+                },
+                body: body(b)?,
+            },
+        })
+    }
+
     /// The node with variable `var` replaced by `value` in every bound and argument.
     pub fn subst(&self, var: usize, value: &Poly) -> Node {
         let body = |b: &[Node]| b.iter().map(|m| m.subst(var, value)).collect();

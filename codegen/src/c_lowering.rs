@@ -110,6 +110,14 @@ impl<'t> Lowering<'t> {
                 }
             }
             Expr::Neg(inner) => Lowered::simple(self.lowered(inner)?.negated()),
+            // `k*e`, the operand parenthesised when it is a sum.
+            Expr::Scaled(k, inner) => Lowered::simple(CAst::Bin(
+                BinOp::Mul,
+                Box::new(integer(k.to_i64().ok_or_else(|| {
+                    CPrintError::CoefficientTooLarge(k.to_string())
+                })?)),
+                Box::new(self.lowered(inner)?.operand()),
+            )),
             Expr::FloorDiv(n, d) => self.division(n, d, false)?,
             Expr::CeilDiv(n, d) => self.division(n, d, true)?,
             Expr::Isqrt(p) => call(Helper::Isqrt, vec![poly(p)?.ast]),

@@ -23,11 +23,15 @@ pub struct Witnessed {
     pub problem: Problem,
     /// Per statement: how many leading iterators its macro receives.
     pub arity: Vec<usize>,
+    /// Divisions of the parameters alone, made parameters after the original ones (see
+    /// `derived`); empty unless asked for.
+    pub divisions: crate::derived::Divisions,
 }
 
 /// The witnessed problem, or `None` when no statement quantifies a variable; an error
-/// names the statement and the variables polyscan cannot yet handle.
-pub fn witness(problem: &Problem) -> Result<Option<Witnessed>, String> {
+/// names the statement and the variables polyscan cannot yet handle. With `lift`,
+/// divisions of the parameters alone become parameters (see `derived`).
+pub fn witness(problem: &Problem, lift: bool) -> Result<Option<Witnessed>, String> {
     if problem.statements.iter().all(|s| s.existentials.is_empty()) {
         return Ok(None);
     }
@@ -37,6 +41,23 @@ pub fn witness(problem: &Problem) -> Result<Option<Witnessed>, String> {
         .iter()
         .map(|s| eliminate(s.clone(), np))
         .collect();
+    let lifted = lift
+        .then(|| {
+            crate::derived::lift(&Problem {
+                statements: simplified.clone(),
+                ..problem.clone()
+            })
+        })
+        .flatten();
+    let (problem, simplified, divisions) = match lifted {
+        Some((p, divisions)) => {
+            let simplified = p.statements.clone();
+            (p, simplified, divisions)
+        }
+        None => (problem.clone(), simplified, Vec::new()),
+    };
+    let problem = &problem;
+    let np = problem.params.len();
     let arity: Vec<usize> = simplified.iter().map(|s| s.iterators.len()).collect();
     if simplified.iter().all(|s| s.existentials.is_empty()) {
         return Ok(Some(Witnessed {
@@ -45,6 +66,7 @@ pub fn witness(problem: &Problem) -> Result<Option<Witnessed>, String> {
                 ..problem.clone()
             },
             arity,
+            divisions,
         }));
     }
     let witnessed: Vec<Statement> = simplified
@@ -121,6 +143,7 @@ pub fn witness(problem: &Problem) -> Result<Option<Witnessed>, String> {
     }
     Ok(Some(Witnessed {
         arity,
+        divisions,
         problem: Problem {
             params: problem.params.clone(),
             statements,

@@ -13,6 +13,9 @@ pub enum Expr {
     Sum(Vec<Expr>),
     /// The negation of the operand.
     Neg(Box<Expr>),
+    /// A constant multiple of the operand (`4*ps_floord(m, 4)`, where a parameter's
+    /// division has replaced a variable).
+    Scaled(Int, Box<Expr>),
     /// `floor(num / den)`; `den > 0` wherever the expression is evaluated.
     FloorDiv(Box<Expr>, Poly),
     /// `ceil(num / den)`; `den > 0` wherever the expression is evaluated.
@@ -120,6 +123,7 @@ impl Expr {
                 acc
             }
             Expr::Neg(e) => e.eval(point)?.neg(),
+            Expr::Scaled(k, e) => e.eval(point)?.mul(k),
             Expr::FloorDiv(n, d) | Expr::CeilDiv(n, d) => {
                 let (n, d) = (n.eval(point)?, d.eval(point));
                 if d.signum() <= 0 {
@@ -213,7 +217,7 @@ impl Expr {
         match self {
             Expr::Poly(p) | Expr::Isqrt(p) | Expr::CeilSqrt(p) => poly(p, out),
             Expr::Sum(v) | Expr::Max(v) | Expr::Min(v) => v.iter().for_each(|x| x.vars_into(out)),
-            Expr::Neg(x) | Expr::Root { arg: x, .. } => x.vars_into(out),
+            Expr::Neg(x) | Expr::Scaled(_, x) | Expr::Root { arg: x, .. } => x.vars_into(out),
             Expr::FloorDiv(x, d) | Expr::CeilDiv(x, d) => {
                 x.vars_into(out);
                 poly(d, out);
@@ -247,7 +251,7 @@ impl Expr {
                 es.iter().map(Expr::nvars).max().unwrap_or(0)
             }
             Expr::FloorDiv(n, d) | Expr::CeilDiv(n, d) => n.nvars().max(d.nvars()),
-            Expr::Neg(e) | Expr::Root { arg: e, .. } => e.nvars(),
+            Expr::Neg(e) | Expr::Scaled(_, e) | Expr::Root { arg: e, .. } => e.nvars(),
             Expr::Aligned {
                 offset, residue, ..
             } => offset.nvars().max(residue.nvars()),
@@ -271,27 +275,39 @@ impl Expr {
     }
 
     fn subst_unfolded(&self, var: usize, value: &Poly) -> Expr {
-        let sp = |p: &Poly| p.subst(var, value);
-        let se = |es: &[Expr]| es.iter().map(|e| e.subst(var, value)).collect();
+        self.map_polys(&|p: &Poly| p.subst(var, value))
+    }
+
+    /// The expression with its variables renamed, `v` to `map[v]`.
+    pub fn rename(&self, map: &[usize]) -> Expr {
+        self.map_polys(&|p: &Poly| p.rename(map))
+    }
+
+    /// The expression with `f` applied to every polynomial in it (operands, divisors,
+    /// residues, coefficients), the structure unchanged.
+    pub fn map_polys(&self, f: &impl Fn(&Poly) -> Poly) -> Expr {
+        let se = |es: &[Expr]| es.iter().map(|e| e.map_polys(f)).collect();
+        let sb = |e: &Expr| Box::new(e.map_polys(f));
         match self {
-            Expr::Poly(p) => Expr::Poly(sp(p)),
+            Expr::Poly(p) => Expr::Poly(f(p)),
             Expr::Sum(es) => Expr::Sum(se(es)),
-            Expr::Neg(e) => Expr::Neg(Box::new(e.subst(var, value))),
-            Expr::FloorDiv(n, d) => Expr::FloorDiv(Box::new(n.subst(var, value)), sp(d)),
-            Expr::CeilDiv(n, d) => Expr::CeilDiv(Box::new(n.subst(var, value)), sp(d)),
+            Expr::Neg(e) => Expr::Neg(sb(e)),
+            Expr::Scaled(k, e) => Expr::Scaled(k.clone(), sb(e)),
+            Expr::FloorDiv(n, d) => Expr::FloorDiv(sb(n), f(d)),
+            Expr::CeilDiv(n, d) => Expr::CeilDiv(sb(n), f(d)),
             Expr::Aligned {
                 offset,
                 residue,
                 step,
             } => Expr::Aligned {
-                offset: Box::new(offset.subst(var, value)),
-                residue: sp(residue),
+                offset: sb(offset),
+                residue: f(residue),
                 step: *step,
             },
-            Expr::Isqrt(p) => Expr::Isqrt(sp(p)),
-            Expr::CeilSqrt(p) => Expr::CeilSqrt(sp(p)),
+            Expr::Isqrt(p) => Expr::Isqrt(f(p)),
+            Expr::CeilSqrt(p) => Expr::CeilSqrt(f(p)),
             Expr::Root { arg, k, ceil } => Expr::Root {
-                arg: Box::new(arg.subst(var, value)),
+                arg: sb(arg),
                 k: *k,
                 ceil: *ceil,
             },
@@ -304,13 +320,78 @@ impl Expr {
                 before,
                 ceil,
             } => Expr::RootSearch {
-                coeffs: coeffs.iter().map(sp).collect(),
-                lo: Box::new(lo.subst(var, value)),
-                hi: Box::new(hi.subst(var, value)),
+                coeffs: coeffs.iter().map(f).collect(),
+                lo: sb(lo),
+                hi: sb(hi),
                 before: *before,
                 ceil: *ceil,
             },
         }
+    }
+
+    /// Replaces variable `var` by the expression `value` where `var` occurs linearly with a
+    /// constant coefficient in a part that can hold an expression (`4*q + c0` becomes
+    /// `4*value + c0`); `None` where it occurs otherwise (in a divisor, a residue, under a
+    /// square root of a polynomial, non-linearly).
+    pub fn subst_expr(&self, var: usize, value: &Expr) -> Option<Expr> {
+        if !self.reads(var) {
+            return Some(self.clone());
+        }
+        let se = |es: &[Expr]| -> Option<Vec<Expr>> {
+            es.iter().map(|e| e.subst_expr(var, value)).collect()
+        };
+        let sb = |e: &Expr| -> Option<Box<Expr>> { Some(Box::new(e.subst_expr(var, value)?)) };
+        let free = |p: &Poly| (p.degree(var) == 0).then_some(());
+        Some(match self {
+            Expr::Poly(p) => {
+                if p.degree(var) != 1 {
+                    return None;
+                }
+                let cs = p.coeffs(var);
+                let k = cs[1].constant_value()?;
+                let term = if k.is_one() {
+                    value.clone()
+                } else {
+                    Expr::Scaled(k, Box::new(value.clone()))
+                };
+                if cs[0].is_zero() {
+                    term
+                } else {
+                    Expr::Sum(vec![Expr::Poly(cs[0].clone()), term])
+                }
+            }
+            Expr::Sum(es) => Expr::Sum(se(es)?),
+            Expr::Max(es) => Expr::Max(se(es)?),
+            Expr::Min(es) => Expr::Min(se(es)?),
+            Expr::Neg(e) => Expr::Neg(sb(e)?),
+            Expr::Scaled(k, e) => Expr::Scaled(k.clone(), sb(e)?),
+            Expr::FloorDiv(n, d) => {
+                free(d)?;
+                Expr::FloorDiv(sb(n)?, d.clone())
+            }
+            Expr::CeilDiv(n, d) => {
+                free(d)?;
+                Expr::CeilDiv(sb(n)?, d.clone())
+            }
+            Expr::Aligned {
+                offset,
+                residue,
+                step,
+            } => {
+                free(residue)?;
+                Expr::Aligned {
+                    offset: sb(offset)?,
+                    residue: residue.clone(),
+                    step: *step,
+                }
+            }
+            Expr::Root { arg, k, ceil } => Expr::Root {
+                arg: sb(arg)?,
+                k: *k,
+                ceil: *ceil,
+            },
+            Expr::Isqrt(_) | Expr::CeilSqrt(_) | Expr::RootSearch { .. } => return None,
+        })
     }
 
     /// The expression with every variable-free part replaced by its value
@@ -327,6 +408,7 @@ impl Expr {
             Expr::Max(es) => Expr::Max(fold(es)),
             Expr::Min(es) => Expr::Min(fold(es)),
             Expr::Neg(e) => Expr::Neg(Box::new(e.fold_constants())),
+            Expr::Scaled(k, e) => Expr::Scaled(k, Box::new(e.fold_constants())),
             // 0 divided by a positive divisor (`ps_ceild(0, a)`) is 0.
             Expr::FloorDiv(n, _) | Expr::CeilDiv(n, _)
                 if n.constant_value().is_some_and(|v| v.is_zero()) =>

@@ -101,8 +101,11 @@ pub fn generate(
         };
         return generate(&l.problem, &opts, stats);
     }
-    // Quantified variables become witness loops after the iterators (see `existential`).
-    if let Some(w) = crate::existential::witness(problem).map_err(GenError::Quantified)? {
+    // Quantified variables become witness loops after the iterators (see `existential`),
+    // divisions of the parameters alone parameters of their own (see `derived`).
+    // Caller's pruning and call arguments read the original variable numbering: no lift.
+    let lift = opts.calls.is_none() && opts.pruning.is_empty();
+    if let Some(w) = crate::existential::witness(problem, lift).map_err(GenError::Quantified)? {
         if opts.order.is_some() {
             return Err(GenError::Order(
                 "statements with quantified variables or integer divisions keep the file's order for now".into(),
@@ -113,6 +116,25 @@ pub fn generate(
             arity: Some(opts.arity.clone().unwrap_or(w.arity)),
             ..opts.clone()
         };
+        if w.divisions.is_empty() {
+            return generate(&w.problem, &opts, stats);
+        }
+        // The caller's context reads the parameters, which the divisions now precede.
+        let nd = w.divisions.len();
+        let lifted = GenOptions {
+            context: opts.context.as_ref().map(|c| {
+                let n = c.polynomials().iter().map(Poly::nvars).max().unwrap_or(0);
+                c.rename(&(0..n).map(|v| v + nd).collect::<Vec<_>>())
+            }),
+            ..opts.clone()
+        };
+        let g = generate(&w.problem, &lifted, stats)?;
+        if let Some(g) = crate::derived::substitute(g, &w.divisions) {
+            return Ok(g);
+        }
+        let w = crate::existential::witness(problem, false)
+            .map_err(GenError::Quantified)?
+            .unwrap_or_else(|| unreachable!("the problem quantified a variable above"));
         return generate(&w.problem, &opts, stats);
     }
     let nparams = problem.params.len();

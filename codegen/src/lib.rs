@@ -101,6 +101,7 @@ mod c_lowering;
 #[cfg(test)]
 mod c_reader;
 mod checked;
+mod derived;
 pub mod emit_c;
 pub mod emit_rust;
 mod enclosure;

@@ -581,7 +581,7 @@ fn body_is_total(body: &[Node]) -> bool {
         match e {
             Expr::Poly(_) | Expr::Isqrt(_) | Expr::CeilSqrt(_) => true,
             Expr::Sum(es) | Expr::Max(es) | Expr::Min(es) => es.iter().all(expr_ok),
-            Expr::Neg(e) | Expr::Root { arg: e, .. } => expr_ok(e),
+            Expr::Neg(e) | Expr::Scaled(_, e) | Expr::Root { arg: e, .. } => expr_ok(e),
             // Strided loops are made after lowering.
             Expr::Aligned { .. } => false,
             Expr::FloorDiv(n, d) | Expr::CeilDiv(n, d) => {
