@@ -16,6 +16,32 @@ use std::collections::HashMap;
 /// `sum c[k] x_k + c[width] >= 0`: dense integer coefficients, the constant last.
 pub(crate) type Con = Vec<i64>;
 
+/// A constraint during elimination: whether the input stated it (rather than elimination
+/// deriving it), and the input constraints it is a combination of (bit `i` for input `i`;
+/// `None` when untracked: inputs past 128, and everything derived from them).
+type Row = (Con, bool, Option<u128>);
+
+/// The history of a sum of two constraints.
+fn combined(a: Option<u128>, b: Option<u128>) -> Option<u128> {
+    Some(a? | b?)
+}
+
+/// The rows with an input constraint each, in order, tracked where there are bits.
+fn tracked(cons: impl IntoIterator<Item = (Con, bool)>) -> Vec<Row> {
+    cons.into_iter()
+        .enumerate()
+        .map(|(i, (c, s))| (c, s, (i < 128).then(|| 1u128 << i)))
+        .collect()
+}
+
+/// Chernikov's rule (Imbert's first acceleration theorem): after `k` eliminations, a
+/// derived constraint that combines more than `k + 1` input constraints is implied by
+/// the others over the reals, so it goes. It keeps Fourier–Motzkin's quadratic growth
+/// per step from compounding (omega's lefur04, eight nested loops).
+fn chernikov(rows: &mut Vec<Row>, k: u32) {
+    rows.retain(|(_, _, h)| h.is_none_or(|h| h.count_ones() <= k + 1));
+}
+
 /// Polyhedra per statement after making disjunctions disjoint.
 const MAX_CONJUNCTIONS: usize = 256;
 /// Constraints in one Fourier–Motzkin step before giving up (projection) or answering
@@ -36,14 +62,32 @@ pub(crate) fn infeasible(cons: Vec<Con>, width: usize) -> bool {
     {
         return true;
     }
-    let mut cons: Vec<(Con, bool)> = cons.into_iter().map(|c| (c, false)).collect();
+    // Two opposite bounds that leave no room (`x >= 0` and `-x - 1 >= 0`): the usual
+    // proof that a stated bound is implied, found before elimination, which on many
+    // constraints may pass its limit first.
+    let mut opposite: HashMap<&[i64], i64> = HashMap::new();
+    for c in &cons {
+        let e = opposite.entry(&c[..w]).or_insert(c[w]);
+        *e = (*e).min(c[w]);
+    }
+    for c in &cons {
+        let neg: Vec<i64> = c[..w].iter().map(|a| -a).collect();
+        if opposite
+            .get(&neg[..])
+            .is_some_and(|&d| i128::from(d) + i128::from(c[w]) < 0)
+        {
+            return true;
+        }
+    }
+    let mut cons: Vec<Row> = tracked(cons.into_iter().map(|c| (c, false)));
+    let mut k = 0;
     loop {
         // The variable whose elimination adds the fewest constraints; one bounded on
         // one side only takes its constraints with it.
         let mut best: Option<(i64, usize)> = None;
         for v in 0..w {
-            let lo = cons.iter().filter(|(c, _)| c[v] > 0).count() as i64;
-            let up = cons.iter().filter(|(c, _)| c[v] < 0).count() as i64;
+            let lo = cons.iter().filter(|(c, ..)| c[v] > 0).count() as i64;
+            let up = cons.iter().filter(|(c, ..)| c[v] < 0).count() as i64;
             if lo + up == 0 {
                 continue;
             }
@@ -55,12 +99,85 @@ pub(crate) fn infeasible(cons: Vec<Con>, width: usize) -> bool {
         let Some((_, v)) = best else {
             return false;
         };
+        let cons_before: Vec<Con> = cons.iter().map(|(c, ..)| c.clone()).collect();
         match eliminate(cons, v, w) {
             Some(Step::Contradiction) => return true,
-            Some(Step::Rest(rest)) => cons = rest,
-            None => return false,
+            Some(Step::Rest(rest, by_equality)) => {
+                cons = rest;
+                if !by_equality {
+                    k += 1;
+                    chernikov(&mut cons, k);
+                }
+            }
+            // Past the limit: the cheaper, weaker proof by bounds.
+            None => return bounds_infeasible(&cons_before, w),
         }
     }
+}
+
+/// Whether propagating integer bounds through the constraints empties a variable's range
+/// (`x5 - c5 >= 0`, `c5 >= 0` and `-x5 - 1 >= 0`): each constraint bounds each of its
+/// variables by the others' current ranges, rounded inwards, until nothing changes or a
+/// round limit. Sound and incomplete: what Fourier–Motzkin proves past its limit.
+fn bounds_infeasible(cons: &[Con], w: usize) -> bool {
+    /// Rounds of propagation; ranges that still shrink after this many are left.
+    const ROUNDS: usize = 32;
+    let mut lo: Vec<Option<i128>> = vec![None; w];
+    let mut hi: Vec<Option<i128>> = vec![None; w];
+    for _ in 0..ROUNDS {
+        let mut changed = false;
+        for c in cons {
+            for j in (0..w).filter(|&j| c[j] != 0) {
+                // a_j x_j >= -c_w - sum_{k != j} a_k x_k >= -c_w - sum max(a_k x_k).
+                let mut rest = i128::from(c[w]);
+                let mut finite = true;
+                for k in (0..w).filter(|&k| k != j && c[k] != 0) {
+                    let a = i128::from(c[k]);
+                    let most = if a > 0 { hi[k] } else { lo[k] };
+                    match most
+                        .and_then(|b| a.checked_mul(b))
+                        .and_then(|p| rest.checked_add(p))
+                    {
+                        Some(r) => rest = r,
+                        None => {
+                            finite = false;
+                            break;
+                        }
+                    }
+                }
+                if !finite {
+                    continue;
+                }
+                let a = i128::from(c[j]);
+                let Some(need) = rest.checked_neg() else {
+                    continue;
+                };
+                // a x >= need.
+                if a > 0 {
+                    let b = need.div_euclid(a) + i128::from(need.rem_euclid(a) != 0);
+                    if lo[j].is_none_or(|l| b > l) {
+                        lo[j] = Some(b);
+                        changed = true;
+                    }
+                } else {
+                    let b = rest.div_euclid(-a);
+                    if hi[j].is_none_or(|h| b < h) {
+                        hi[j] = Some(b);
+                        changed = true;
+                    }
+                }
+                if let (Some(l), Some(h)) = (lo[j], hi[j]) {
+                    if l > h {
+                        return true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    false
 }
 
 /// `q < 0` over the integers: `-q - 1 >= 0`.
@@ -74,7 +191,9 @@ pub(crate) fn negate(q: &Con) -> Con {
 
 enum Step {
     Contradiction,
-    Rest(Vec<(Con, bool)>),
+    /// The constraints left, and whether an equality substituted the variable away (an
+    /// exact step that Chernikov's rule does not count).
+    Rest(Vec<Row>, bool),
 }
 
 /// `c` divided by the gcd of its coefficients with the constant floored (valid at
@@ -103,96 +222,114 @@ fn gcd(a: i128, b: i128) -> i128 {
 /// One Fourier–Motzkin step on `v`: constraints without `v` and every sum of a lower and
 /// an upper bound, normalised, parallel ones reduced to the tightest. `None`: overflow or
 /// too many constraints.
-fn eliminate(cons: Vec<(Con, bool)>, v: usize, width: usize) -> Option<Step> {
-    let mut rest: Vec<(Con, bool)> = Vec::new();
-    let (mut lowers, mut uppers) = (Vec::new(), Vec::new());
-    for (c, s) in cons {
+fn eliminate(cons: Vec<Row>, v: usize, width: usize) -> Option<Step> {
+    let mut rest: Vec<Row> = Vec::new();
+    let (mut lowers, mut uppers): (Vec<(Con, Option<u128>)>, Vec<(Con, Option<u128>)>) =
+        (Vec::new(), Vec::new());
+    for (c, s, h) in cons {
         match c[v].signum() {
-            1 => lowers.push(c),
-            -1 => uppers.push(c),
-            _ => rest.push((c, s)),
+            1 => lowers.push((c, h)),
+            -1 => uppers.push((c, h)),
+            _ => rest.push((c, s, h)),
         }
     }
     // With an equality on `v` (a lower bound whose negation is an upper bound), the
     // shadow is the substitution: the other pairs are implied by those with it.
-    let equality = lowers.iter().enumerate().find_map(|(i, l)| {
+    let equality = lowers.iter().enumerate().find_map(|(i, (l, _))| {
         let j = uppers
             .iter()
-            .position(|u| u.iter().zip(l).all(|(a, b)| *a == -b))?;
+            .position(|(u, _)| u.iter().zip(l).all(|(a, b)| *a == -b))?;
         Some((i, j))
     });
     if let Some((i, j)) = equality {
-        let (l, u) = (lowers[i].clone(), uppers[j].clone());
-        lowers.retain(|c| *c != l);
-        uppers.retain(|c| *c != u);
+        // A substitution rewrites each constraint without combining it with another: the
+        // equality adds nothing to the histories.
+        let (l, u) = (
+            (lowers[i].0.clone(), Some(0)),
+            (uppers[j].0.clone(), Some(0)),
+        );
+        let (li, uj) = (lowers[i].clone(), uppers[j].clone());
+        lowers.retain(|c| *c != li);
+        uppers.retain(|c| *c != uj);
         let (lo_only, up_only) = (std::mem::take(&mut lowers), std::mem::take(&mut uppers));
         // Each other bound meets the equality's opposite half.
-        let mut pairs: Vec<(Con, Con)> = lo_only.into_iter().map(|c| (c, u.clone())).collect();
+        let mut pairs: Vec<((Con, Option<u128>), (Con, Option<u128>))> =
+            lo_only.into_iter().map(|c| (c, u.clone())).collect();
         pairs.extend(up_only.into_iter().map(|c| (l.clone(), c)));
         pairs.push((l, u));
-        return combine_pairs(rest, pairs, v, width);
+        return combine_pairs(rest, pairs, v, width, true);
     }
     if rest.len() + lowers.len() * uppers.len() > FM_LIMIT {
         return None;
     }
-    let pairs: Vec<(Con, Con)> = lowers
+    let pairs: Vec<((Con, Option<u128>), (Con, Option<u128>))> = lowers
         .iter()
         .flat_map(|l| uppers.iter().map(move |u| (l.clone(), u.clone())))
         .collect();
-    combine_pairs(rest, pairs, v, width)
+    combine_pairs(rest, pairs, v, width, false)
 }
 
 /// The constraints without the variable and the sums of the (lower, upper) pairs that
 /// cancel it, normalised, parallel ones reduced to the tightest.
 fn combine_pairs(
-    rest: Vec<(Con, bool)>,
-    pairs: Vec<(Con, Con)>,
+    rest: Vec<Row>,
+    pairs: Vec<((Con, Option<u128>), (Con, Option<u128>))>,
     v: usize,
     width: usize,
+    by_equality: bool,
 ) -> Option<Step> {
-    let mut out: Vec<(Con, bool)> = Vec::with_capacity(rest.len() + pairs.len());
+    let mut out: Vec<Row> = Vec::with_capacity(rest.len() + pairs.len());
     let mut index: HashMap<Vec<i64>, usize> = HashMap::new();
-    let mut add = |c: Con, stated: bool| -> bool {
+    let mut add = |c: Con, stated: bool, hist: Option<u128>| -> bool {
         if c[..width].iter().all(|&a| a == 0) {
             return c[width] < 0;
         }
         match index.get(&c[..width]) {
             Some(&k) => {
-                let (d, s) = &mut out[k];
+                let (d, s, h) = &mut out[k];
                 if c[width] < d[width] {
                     *d = c;
                     *s = stated;
+                    *h = hist;
                 } else if c[width] == d[width] {
                     *s |= stated;
+                    // The same constraint derived twice: the shorter derivation, which
+                    // the rule keeps longer.
+                    if let (Some(new), Some(old)) = (hist, *h) {
+                        if new.count_ones() < old.count_ones() {
+                            *h = hist;
+                        }
+                    }
                 }
             }
             None => {
                 index.insert(c[..width].to_vec(), out.len());
-                out.push((c, stated));
+                out.push((c, stated, hist));
             }
         }
         false
     };
-    for (c, s) in rest {
-        if add(c, s) {
+    for (c, s, h) in rest {
+        if add(c, s, h) {
             return Some(Step::Contradiction);
         }
     }
-    for (l, u) in &pairs {
+    for ((l, hl), (u, hu)) in &pairs {
+        let hist = combined(*hl, *hu);
         let (a, b) = (i128::from(l[v]), -i128::from(u[v]));
         let sum: Vec<i128> = l
             .iter()
             .zip(u)
             .map(|(&x, &y)| b * i128::from(x) + a * i128::from(y))
             .collect();
-        if add(normalize(&sum)?, false) {
+        if add(normalize(&sum)?, false, hist) {
             return Some(Step::Contradiction);
         }
     }
     if out.len() > FM_LIMIT {
         return None;
     }
-    Some(Step::Rest(out))
+    Some(Step::Rest(out, by_equality))
 }
 
 /// Substitutes away variables fixed by an equality with a unit coefficient (a pair
@@ -238,14 +375,14 @@ fn substitute_equalities(mut cons: Vec<Con>, width: usize) -> Option<Vec<Con>> {
 /// Fourier–Motzkin would otherwise multiply them past its limit, since the test costs
 /// one elimination per constraint. A dropped stated constraint needs no guard: the
 /// remaining ones, which loops enforce, imply it.
-fn without_redundant(mut cons: Vec<(Con, bool)>, width: usize) -> Vec<(Con, bool)> {
+fn without_redundant(mut cons: Vec<Row>, width: usize) -> Vec<Row> {
     let mut k = 0;
     while k < cons.len() {
         let mut test: Vec<Con> = cons
             .iter()
             .enumerate()
             .filter(|&(j, _)| j != k)
-            .map(|(_, (c, _))| c.clone())
+            .map(|(_, (c, ..))| c.clone())
             .collect();
         test.push(negate(&cons[k].0));
         if infeasible(test, width) {
@@ -284,24 +421,33 @@ pub(crate) fn project(
     // Parallel stated constraints: keep the tightest (as elimination does); the spare
     // slot `width - 1` is in no constraint, so this step only merges.
     let mut proj = vec![Vec::new(); nvars + 1];
-    let mut cur = match eliminate(stated, width - 1, width)? {
+    let mut cur = match eliminate(tracked(stated), width - 1, width)? {
         Step::Contradiction => return Some(None),
-        Step::Rest(r) => r,
+        Step::Rest(r, _) => r,
     };
-    proj[nvars] = cur.clone();
+    let rows =
+        |cur: &[Row]| -> Vec<(Con, bool)> { cur.iter().map(|(c, s, _)| (c.clone(), *s)).collect() };
+    proj[nvars] = rows(&cur);
+    let mut k = 0;
     for v in (np..nvars).rev() {
         let (lo, up) = (
-            cur.iter().filter(|(c, _)| c[v] > 0).count(),
-            cur.iter().filter(|(c, _)| c[v] < 0).count(),
+            cur.iter().filter(|(c, ..)| c[v] > 0).count(),
+            cur.iter().filter(|(c, ..)| c[v] < 0).count(),
         );
         if cur.len() + lo * up > FM_LIMIT / 2 {
             cur = without_redundant(cur, width);
         }
         cur = match eliminate(cur, v, width)? {
             Step::Contradiction => return Some(None),
-            Step::Rest(r) => r,
+            Step::Rest(r, by_equality) => {
+                if !by_equality {
+                    k += 1;
+                }
+                r
+            }
         };
-        proj[v] = cur.clone();
+        chernikov(&mut cur, k);
+        proj[v] = rows(&cur);
     }
     Some(Some(proj))
 }
@@ -489,4 +635,58 @@ fn con_of(p: &Poly, width: usize) -> Option<Con> {
         }
     }
     Some(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_prove_what_chains_of_bounds_imply() {
+        // x - y >= 0, y >= 0, -x - 1 >= 0 (x <= -1): empty.
+        let cons = vec![vec![1, -1, 0], vec![0, 1, 0], vec![-1, 0, -1]];
+        assert!(bounds_infeasible(&cons, 2));
+        // With x <= 0 instead, x = y = 0 is a point.
+        let cons = vec![vec![1, -1, 0], vec![0, 1, 0], vec![-1, 0, 0]];
+        assert!(!bounds_infeasible(&cons, 2));
+        // Integer rounding: 2x >= 1 and 2x <= 1 has a rational point only.
+        let cons = vec![vec![2, -1], vec![-2, 1]];
+        assert!(bounds_infeasible(&cons, 1));
+    }
+
+    #[test]
+    fn chernikov_drops_sums_of_too_many_inputs() {
+        let row = |h: u128| (vec![1, 0], false, Some(h));
+        let mut rows = vec![row(0b1), row(0b11), row(0b111), (vec![1, 0], false, None)];
+        // After one elimination a derived constraint may combine two inputs, not three.
+        chernikov(&mut rows, 1);
+        let kept: Vec<Option<u128>> = rows.iter().map(|r| r.2).collect();
+        assert_eq!(kept, vec![Some(0b1), Some(0b11), None]);
+    }
+
+    #[test]
+    fn projection_keeps_the_shadow() {
+        // 0 <= y <= x <= 10 and x + y <= 12 over (x, y): x in 0..10, y in 0..min(x, 12 - x).
+        let width = 3; // x, y and the spare slot
+        let cons = vec![
+            vec![0, 1, 0, 0],
+            vec![1, -1, 0, 0],
+            vec![-1, 0, 0, 10],
+            vec![-1, -1, 0, 12],
+        ];
+        let proj = project(&cons, 0, 2, width).unwrap().unwrap();
+        let on_x: Vec<&Con> = proj[1].iter().map(|(c, _)| c).collect();
+        // x >= 0 (from y <= x and y >= 0) and x <= 10; x <= 12 from x + y <= 12, y >= 0
+        // is implied and x's own two bounds remain.
+        assert!(on_x.contains(&&vec![1, 0, 0, 0]));
+        assert!(on_x.contains(&&vec![-1, 0, 0, 10]));
+        assert!(!infeasible(
+            proj[1]
+                .iter()
+                .map(|(c, _)| c.clone())
+                .chain([vec![1, 0, 0, -10]])
+                .collect(),
+            width
+        ));
+    }
 }
