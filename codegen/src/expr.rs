@@ -351,6 +351,8 @@ impl Expr {
                 let k = cs[1].constant_value()?;
                 let term = if k.is_one() {
                     value.clone()
+                } else if k.neg().is_one() {
+                    Expr::Neg(Box::new(value.clone()))
                 } else {
                     Expr::Scaled(k, Box::new(value.clone()))
                 };

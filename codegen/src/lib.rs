@@ -105,6 +105,7 @@ mod derived;
 pub mod emit_c;
 pub mod emit_rust;
 mod enclosure;
+mod enumerated;
 mod error;
 pub mod existential;
 pub mod expr;

@@ -15,6 +15,7 @@
 //! becomes one loop over `w`, the outer variable `x` replaced by its value `m*w - g`.
 
 use crate::ast::Node;
+use crate::enumerated::{once_on, Span};
 use crate::expr::Expr;
 use crate::residue::{at_most_once, class_of, divisions, implied, Implied};
 use polys::{Coeff, Poly};
@@ -31,7 +32,7 @@ struct Known {
 
 /// The nodes with strides made and one-iteration witness loops removed.
 pub fn strides(nodes: Vec<Node>) -> Vec<Node> {
-    single_values(strides_in(hoist_all(nodes), &[]))
+    single_values(strides_in(hoist_all(nodes), &[]), &[])
 }
 
 /// The stride pass over `nodes` inside loops whose congruences are `known`.
@@ -45,51 +46,97 @@ fn strides_in(nodes: Vec<Node>, known: &[Known]) -> Vec<Node> {
 /// Loops from a polynomial to itself (left by a change of variable, `for (x = c; x <= c;
 /// x++)`), and strided loops whose range is shorter than their step (`for (x0 = n + 1;
 /// x0 <= n + 16; x0 += 18)`), replaced by their body with the one value substituted.
-fn single_values(nodes: Vec<Node>) -> Vec<Node> {
+///
+/// Under enclosing loops with constant bounds (`spans`), also a loop that runs exactly once
+/// for each of their values (see [`once_on`]).
+fn single_values(nodes: Vec<Node>, spans: &[Span]) -> Vec<Node> {
     nodes
         .into_iter()
-        .flat_map(|n| match n.map_body(single_values) {
-            Node::Loop {
+        .flat_map(|n| {
+            let mut inner = spans.to_vec();
+            if let Node::Loop {
+                var,
                 lower,
                 upper,
-                var,
-                body,
                 step,
-            } => match (polynomial(&lower), polynomial(&upper)) {
-                // One value: `u - l` is a constant in `[0, step)` (`l == u` for step 1).
-                (Some(l), Some(u))
-                    if u.sub(&l)
-                        .constant_value()
-                        .is_some_and(|d| d.signum() >= 0 && d < polys::Int::from(step)) =>
-                {
-                    body.iter().map(|b| b.subst(var, &l)).collect()
-                }
-                _ => match pinned(&lower, &upper, step) {
-                    Some((value, y, low, up)) => {
-                        let body = body.iter().map(|b| b.subst(var, &value)).collect();
-                        if low.is_none() && up.is_none() {
-                            body
-                        } else {
-                            vec![Node::Guard {
-                                var: y,
-                                lower: low,
-                                upper: up,
-                                body,
-                            }]
-                        }
+                ..
+            } = &n
+            {
+                let constant = |e: &Expr| e.constant_value().and_then(|c| c.to_i64());
+                if let (Some(first), Some(last)) = (constant(lower), constant(upper)) {
+                    if first <= last {
+                        inner.push(Span {
+                            var: *var,
+                            first,
+                            last,
+                            step: *step,
+                        });
                     }
-                    None => vec![Node::Loop {
-                        lower,
-                        upper,
-                        var,
-                        body,
-                        step,
-                    }],
-                },
-            },
-            other => vec![other],
+                }
+            }
+            single_value(n.map_body(|b| single_values(b, &inner)), spans)
         })
         .collect()
+}
+
+/// [`single_values`] on one node whose body is done.
+fn single_value(n: Node, spans: &[Span]) -> Vec<Node> {
+    match n {
+        Node::Loop {
+            lower,
+            upper,
+            var,
+            body,
+            step,
+        } => match (polynomial(&lower), polynomial(&upper)) {
+            // One value: `u - l` is a constant in `[0, step)` (`l == u` for step 1).
+            (Some(l), Some(u))
+                if u.sub(&l)
+                    .constant_value()
+                    .is_some_and(|d| d.signum() >= 0 && d < polys::Int::from(step)) =>
+            {
+                body.iter().map(|b| b.subst(var, &l)).collect()
+            }
+            _ => match pinned(&lower, &upper, step) {
+                Some((value, y, low, up)) => {
+                    let body = body.iter().map(|b| b.subst(var, &value)).collect();
+                    if low.is_none() && up.is_none() {
+                        body
+                    } else {
+                        vec![Node::Guard {
+                            var: y,
+                            lower: low,
+                            upper: up,
+                            body,
+                        }]
+                    }
+                }
+                None => {
+                    let value = once_on(&lower, &upper, step, spans);
+                    let inlined: Option<Vec<Node>> = value.and_then(|value| {
+                        body.iter()
+                            .map(|b| {
+                                // A guard on `var` itself has no variable left to test.
+                                b.try_map(&|e: &Expr| e.subst_expr(var, &value), &|v| {
+                                    (v != var).then_some(v)
+                                })
+                            })
+                            .collect()
+                    });
+                    inlined.unwrap_or_else(|| {
+                        vec![Node::Loop {
+                            lower,
+                            upper,
+                            var,
+                            body,
+                            step,
+                        }]
+                    })
+                }
+            },
+        },
+        other => vec![other],
+    }
 }
 
 /// A loop `for (x = max(y + k, L...); x <= min(y + k, U...); x++)` (one bound of each side
