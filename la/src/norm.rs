@@ -6,6 +6,7 @@
 use std::fmt::Write as _;
 
 use super::ast::{Expr, Kind, Program};
+use super::cancel::{cancel, identity_of_size};
 use super::error::LaError;
 use super::properties::{Prop, Props};
 
@@ -332,6 +333,11 @@ fn to_sum(p: &Program, env: &Env, e: &Expr) -> Result<Sum, LaError> {
                 }
                 t
             }));
+            // A zero term adds nothing: 0*X + Y = Y (kept if every term is zero, so the
+            // sum keeps a shape to compute; ZeroMatrix operands are dropped above already).
+            if s.terms.iter().any(|t| t.coef != 0.0) {
+                s.terms.retain(|t| t.coef != 0.0);
+            }
             Ok(s)
         }
         Expr::Neg(a) => {
@@ -461,6 +467,10 @@ pub fn simplify(env: &Env, t: Term) -> Result<Term, LaError> {
             f.trans = false;
         }
     }
+    // Adjacent factors whose product is an identity (inv(A)*A, trans(Q)*Q) vanish.
+    let size = factors.first().map(|f| f.shape(env).0);
+    let identity = size.and_then(|n| identity_of_size(env, n));
+    let mut factors = cancel(env, factors, identity);
     // Inner products inside a matrix product (x^T y A) are scalars: move them out.
     while let Some(b) =
         (1..factors.len()).find(|&b| factors[b - 1].shape(env).1 != factors[b].shape(env).0)
