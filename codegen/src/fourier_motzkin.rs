@@ -21,6 +21,9 @@ pub(crate) type Con = Vec<i64>;
 /// `None` when untracked: inputs past 128, and everything derived from them).
 type Row = (Con, bool, Option<u128>);
 
+/// A bound on the eliminated variable with its history (see [`Row`]).
+type Bound = (Con, Option<u128>);
+
 /// The history of a sum of two constraints.
 fn combined(a: Option<u128>, b: Option<u128>) -> Option<u128> {
     Some(a? | b?)
@@ -224,8 +227,7 @@ fn gcd(a: i128, b: i128) -> i128 {
 /// too many constraints.
 fn eliminate(cons: Vec<Row>, v: usize, width: usize) -> Option<Step> {
     let mut rest: Vec<Row> = Vec::new();
-    let (mut lowers, mut uppers): (Vec<(Con, Option<u128>)>, Vec<(Con, Option<u128>)>) =
-        (Vec::new(), Vec::new());
+    let (mut lowers, mut uppers): (Vec<Bound>, Vec<Bound>) = (Vec::new(), Vec::new());
     for (c, s, h) in cons {
         match c[v].signum() {
             1 => lowers.push((c, h)),
@@ -253,8 +255,7 @@ fn eliminate(cons: Vec<Row>, v: usize, width: usize) -> Option<Step> {
         uppers.retain(|c| *c != uj);
         let (lo_only, up_only) = (std::mem::take(&mut lowers), std::mem::take(&mut uppers));
         // Each other bound meets the equality's opposite half.
-        let mut pairs: Vec<((Con, Option<u128>), (Con, Option<u128>))> =
-            lo_only.into_iter().map(|c| (c, u.clone())).collect();
+        let mut pairs: Vec<(Bound, Bound)> = lo_only.into_iter().map(|c| (c, u.clone())).collect();
         pairs.extend(up_only.into_iter().map(|c| (l.clone(), c)));
         pairs.push((l, u));
         return combine_pairs(rest, pairs, v, width, true);
@@ -262,7 +263,7 @@ fn eliminate(cons: Vec<Row>, v: usize, width: usize) -> Option<Step> {
     if rest.len() + lowers.len() * uppers.len() > FM_LIMIT {
         return None;
     }
-    let pairs: Vec<((Con, Option<u128>), (Con, Option<u128>))> = lowers
+    let pairs: Vec<(Bound, Bound)> = lowers
         .iter()
         .flat_map(|l| uppers.iter().map(move |u| (l.clone(), u.clone())))
         .collect();
@@ -273,7 +274,7 @@ fn eliminate(cons: Vec<Row>, v: usize, width: usize) -> Option<Step> {
 /// cancel it, normalised, parallel ones reduced to the tightest.
 fn combine_pairs(
     rest: Vec<Row>,
-    pairs: Vec<((Con, Option<u128>), (Con, Option<u128>))>,
+    pairs: Vec<(Bound, Bound)>,
     v: usize,
     width: usize,
     by_equality: bool,
