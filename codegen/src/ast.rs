@@ -152,37 +152,9 @@ impl Node {
 
     /// The node with variable `var` replaced by `value` in every bound and argument.
     pub fn subst(&self, var: usize, value: &Poly) -> Node {
-        let body = |b: &[Node]| b.iter().map(|m| m.subst(var, value)).collect();
-        match self {
-            Node::Stmt { stmt, args } => Node::Stmt {
-                stmt: *stmt,
-                args: args.iter().map(|a| a.subst(var, value)).collect(),
-            },
-            Node::Loop {
-                var: v,
-                lower,
-                upper,
-                step,
-                body: b,
-            } => Node::Loop {
-                var: *v,
-                lower: lower.subst(var, value),
-                upper: upper.subst(var, value),
-                step: *step,
-                body: body(b),
-            },
-            Node::Guard {
-                var: v,
-                lower,
-                upper,
-                body: b,
-            } => Node::Guard {
-                var: *v,
-                lower: lower.as_ref().map(|e| e.subst(var, value)),
-                upper: upper.as_ref().map(|e| e.subst(var, value)),
-                body: body(b),
-            },
-        }
+        self.try_map(&|e: &Expr| Some(e.subst(var, value)), &Some)
+            // Both maps give a value for everything, so the mapping cannot fail.
+            .unwrap_or_else(|| unreachable!("total maps"))
     }
 }
 
