@@ -219,3 +219,45 @@ fn strides_are_loop_steps() {
         "for (int64_t i = 2; i <= n; i += 1)\n  S(i);\n"
     );
 }
+
+/// A random constraint of the kinds the stride and division passes read: a class of `i`,
+/// a division of the parameters alone as a bound, or a class of `i + j`.
+fn random_class_or_division(r: &mut Rng) -> String {
+    let m = r.below(3) + 2;
+    let rem = r.below(m as u64);
+    let (a, c) = (r.below(3) + 1, r.below(5) - 2);
+    match r.below(5) {
+        0 | 1 => format!("i mod {m} = {rem}"),
+        2 => format!("{a}*floor((n + {c})/{m}) <= i"),
+        3 => format!("j <= i - floor((m + {c})/{m})"),
+        _ => format!("(i + j) mod {m} = {rem}"),
+    }
+}
+
+/// Two statements with their own classes and divisions, under a schedule that is the
+/// identity or interleaves them (`S1[i, j] -> [2i, j]`, `S2[i, j] -> [2i + 1, j]`): the shared
+/// strides, the per-class copies and the parameter divisions against brute force.
+#[test]
+fn random_statement_pairs_match_brute_force() {
+    if compiler().is_none() {
+        eprintln!("no C compiler: skipped");
+        return;
+    }
+    let mut r = Rng(23);
+    for _ in 0..30 {
+        let mut stmt = |name: &str| {
+            format!(
+                "{name}[i, j] : 0 <= i <= n and 0 <= j <= 2 and {}",
+                random_class_or_division(&mut r)
+            )
+        };
+        let (s1, s2) = (stmt("S1"), stmt("S2"));
+        let schedule = if r.below(2) == 0 {
+            "{ S1[i, j] -> [i, j, 0]; S2[i, j] -> [i, j, 1] }"
+        } else {
+            "{ S1[i, j] -> [2i, j]; S2[i, j] -> [2i + 1, j] }"
+        };
+        let src = format!("[n, m] -> {{ {s1}; {s2} }}\n{schedule}");
+        check(&src, &[0, 1, 4, 7, 10]);
+    }
+}
