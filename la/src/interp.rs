@@ -535,6 +535,10 @@ pub fn execute(
                 acc.ok_or_else(|| LaError::Numerical("empty sum".into()))?
             }
             Op::Scale { alpha, a } => get(&v, *a)?.scale(alpha_value(&v, alpha)?),
+            Op::Syr2k { alpha, a, b } => {
+                let m = get(&v, *a)?.mul(&get(&v, *b)?)?;
+                m.add(&m.t(), 1.0)?.scale(alpha_value(&v, alpha)?)
+            }
             Op::Potrf { a } => cholesky(&get(&v, *a)?)?,
             Op::Getrf { a, l, u } => {
                 let (pm, lm, um) = lu(&get(&v, *a)?)?;

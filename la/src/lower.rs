@@ -13,6 +13,8 @@ use super::kernels::{cost, Kernel};
 use super::norm::{chain_key, Base, Env, Factor, Sum, Term};
 use super::properties::{Prop, Props};
 
+mod rank2;
+
 /// An entity used as an argument, possibly transposed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Arg {
@@ -68,6 +70,15 @@ pub enum Op {
     Add {
         /// The scaled summands.
         terms: Vec<(Alpha, Arg)>,
+    },
+    /// out = alpha * (a * b + (a * b)^T): SYR2K, `a` n x k and `b` k x n as used.
+    Syr2k {
+        /// The multiplier.
+        alpha: Alpha,
+        /// The left factor of the product that is added to its transpose.
+        a: Arg,
+        /// The right factor.
+        b: Arg,
     },
     /// out = alpha * a
     Scale {
@@ -266,56 +277,13 @@ impl Lowering {
                 }
             }
             _ => {
-                let mut terms = Vec::new();
-                let mut flops = 0.0;
-                // Additions of full terms, and products computed just for this sum: each
-                // such product absorbs one addition (GEMM/GEMV/SYRK compute alpha*A*B + beta*C).
-                let (mut additions, mut absorbers) = (0usize, 0usize);
-                let mut first_scaling = 0.0;
-                let mut diagonal_adds = 0.0;
-                for t in &s.terms {
-                    let before = self.steps.len();
-                    let (alpha, a) = self.term(t)?;
-                    let identity = self.env.props(a.id).has(Prop::Identity);
-                    let (r, c) = self.arg_shape(a);
-                    let fresh = self.steps.len() > before
-                        && self.steps.last().is_some_and(|st| {
-                            st.out == a.id
-                                && matches!(st.op, Op::Mul { .. })
-                                && st.kernel != Kernel::Laswp
-                        });
-                    if identity {
-                        // Adding a multiple of I touches the diagonal only.
-                        flops += r as f64;
-                        diagonal_adds += 1.0;
-                    } else {
-                        additions += 1;
-                        if fresh {
-                            absorbers += 1;
-                        } else if !alpha.is_one() && additions == 1 {
-                            first_scaling = cost::elementwise(r, c);
-                        }
-                    }
-                    terms.push((alpha, a));
-                }
-                // Later terms are scaled by AXPY's alpha; the first one by GEMM's beta if
-                // some product absorbs an addition, else by a SCAL.
-                if absorbers == 0 {
-                    flops += first_scaling;
-                }
-                let unabsorbed = additions.saturating_sub(1).saturating_sub(absorbers);
-                // One FLOP per element and addition, as the naive baseline counts it.
-                flops += unabsorbed as f64 * cost::elementwise(s.rows, s.cols);
-                let out = self.temp(s.rows, s.cols, props);
-                self.emit(Kernel::Axpy, Op::Add { terms }, out, flops, vec![]);
-                if let Some(st) = self.steps.last_mut() {
-                    let full =
-                        (flops - diagonal_adds * s.rows as f64) / cost::elementwise(s.rows, s.cols);
-                    st.elementwise = (full, diagonal_adds);
-                }
-                Arg {
-                    id: out,
-                    trans: false,
+                // Pairs of terms that are each other's transposes, each computed by one
+                // SYR2K where that is no dearer (see `rank2`).
+                let pairs = self.rank2_pairs(s)?;
+                if let ([(first, _, split)], 2) = (pairs.as_slice(), s.terms.len()) {
+                    self.syr2k(&s.terms[*first], *split)?
+                } else {
+                    self.add_terms(s, &pairs, props)?
                 }
             }
         };
@@ -331,6 +299,82 @@ impl Lowering {
         ent.props = ent.props.union(known).closure(r, c);
         self.memo.insert(key, out);
         Ok(out)
+    }
+
+    /// A sum of several terms as one AXPY step (the second term of each pair in `pairs`
+    /// is part of its first one's SYR2K).
+    fn add_terms(
+        &mut self,
+        s: &Sum,
+        pairs: &[(usize, usize, usize)],
+        props: Props,
+    ) -> Result<Arg, LaError> {
+        let mut evaluated = Vec::new();
+        for (ti, t) in s.terms.iter().enumerate() {
+            if pairs.iter().any(|p| p.1 == ti) {
+                continue;
+            }
+            let before = self.steps.len();
+            let (alpha, a) = match pairs.iter().find(|p| p.0 == ti) {
+                Some(&(_, _, split)) => (Alpha::one(), self.syr2k(t, split)?),
+                None => self.term(t)?,
+            };
+            let fresh = self.steps.len() > before
+                && self.steps.last().is_some_and(|st| {
+                    st.out == a.id
+                        && matches!(st.op, Op::Mul { .. } | Op::Syr2k { .. })
+                        && st.kernel != Kernel::Laswp
+                });
+            evaluated.push((alpha, a, fresh));
+        }
+        let mut terms = Vec::new();
+        let mut flops = 0.0;
+        // Additions of full terms, and products computed just for this sum: each such
+        // product absorbs one addition (GEMM/GEMV/SYRK/SYR2K compute alpha*A*B + beta*C),
+        // unless another term is the same value (T + T^T: T is not known before its own
+        // product is done).
+        let (mut additions, mut absorbers) = (0usize, 0usize);
+        let mut first_scaling = 0.0;
+        let mut diagonal_adds = 0.0;
+        for (i, (alpha, a, fresh)) in evaluated.iter().enumerate() {
+            let shared = evaluated
+                .iter()
+                .enumerate()
+                .any(|(j, (_, b, _))| j != i && b.id == a.id);
+            let identity = self.env.props(a.id).has(Prop::Identity);
+            let (r, c) = self.arg_shape(*a);
+            if identity {
+                // Adding a multiple of I touches the diagonal only.
+                flops += r as f64;
+                diagonal_adds += 1.0;
+            } else {
+                additions += 1;
+                if *fresh && !shared {
+                    absorbers += 1;
+                } else if !alpha.is_one() && additions == 1 {
+                    first_scaling = cost::elementwise(r, c);
+                }
+            }
+            terms.push((alpha.clone(), *a));
+        }
+        // Later terms are scaled by AXPY's alpha; the first one by GEMM's beta if some
+        // product absorbs an addition, else by a SCAL.
+        if absorbers == 0 {
+            flops += first_scaling;
+        }
+        let unabsorbed = additions.saturating_sub(1).saturating_sub(absorbers);
+        // One FLOP per element and addition, as the naive baseline counts it.
+        flops += unabsorbed as f64 * cost::elementwise(s.rows, s.cols);
+        let out = self.temp(s.rows, s.cols, props);
+        self.emit(Kernel::Axpy, Op::Add { terms }, out, flops, vec![]);
+        if let Some(st) = self.steps.last_mut() {
+            let full = (flops - diagonal_adds * s.rows as f64) / cost::elementwise(s.rows, s.cols);
+            st.elementwise = (full, diagonal_adds);
+        }
+        Ok(Arg {
+            id: out,
+            trans: false,
+        })
     }
 
     /// Evaluates a term's chain; returns its scalar multiplier separately.

@@ -47,6 +47,15 @@ pub fn describe(env: &Env, s: &Step) -> String {
             format!("{out} := {}", ts.join(" + "))
         }
         Op::Scale { alpha: al, a } => format!("{out} := {} * {}", alpha(env, al), arg(env, *a)),
+        Op::Syr2k { alpha: al, a, b } => {
+            let (a, b) = (arg(env, *a), arg(env, *b));
+            let prod = format!("{a} * {b} + ({a} * {b})^T");
+            if al.is_one() {
+                format!("{out} := {prod}")
+            } else {
+                format!("{out} := {} * ({prod})", alpha(env, al))
+            }
+        }
         Op::Potrf { a } => format!("{out} := chol({})", arg(env, *a)),
         Op::Getrf { a, l, u } => format!(
             "{out}, {}, {} := lu({})",

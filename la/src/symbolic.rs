@@ -129,6 +129,11 @@ pub fn symbolic_cost(p: &Program, l: &Lowered, open: &[String]) -> Result<Symbol
                     .ok_or_else(|| LaError::Unsupported("empty sum".into()))?;
                 (elementwise(st.elementwise, &s), s)
             }
+            Op::Syr2k { a, .. } => {
+                // 2*k*n*n, times 3.
+                let (n, kk) = shape_of(&shapes, *a);
+                (k(6).mul(&kk).mul(&n).mul(&n), (n.clone(), n))
+            }
             Op::Scale { a, .. } => {
                 let s = shape_of(&shapes, *a);
                 (elementwise(st.elementwise, &s), s)

@@ -63,6 +63,21 @@ impl Emitter<'_> {
                 Self::symmetrize(code, &c, true)?;
                 ("cblas_dsyrk", String::new())
             }
+            Form::Syr2k { c, a, b, alpha } => {
+                // Both operands stored as used (k x n): C = A^T B + B^T A is CblasTrans.
+                let (pa, lda, _) = self.operand(code, frees, &a, false);
+                let (pb, ldb, _) = self.operand(code, frees, &b, false);
+                let (pc, ldc, sc) = self.target(code, frees, &c, None);
+                let alpha = alpha.unwrap_or_else(|| "1.0".into());
+                let _ = writeln!(
+                    code,
+                    "    cblas_dsyr2k(CblasColMajor, CblasLower, CblasTrans, {}, {}, {alpha}, {pa}, {lda}, {pb}, {ldb}, 0.0, {pc}, {ldc});",
+                    c.rows, a.rows
+                );
+                code.push_str(&sc);
+                Self::symmetrize(code, &c, true)?;
+                ("cblas_dsyr2k", String::new())
+            }
             Form::Trmm { x, t, lower, b } => {
                 let (pt, ldt, tt) = self.operand(code, frees, &t, true);
                 let (px, ldx, sc) = self.target(code, frees, &x, Some(&b));

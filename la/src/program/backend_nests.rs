@@ -115,6 +115,29 @@ impl Emitter<'_> {
                 Self::symmetrize(code, &c, true)?;
                 Kernel::Syrk
             }
+            Form::Syr2k { c, a, b, alpha } => {
+                self.zero_view(code, &c);
+                let p = [("n", c.rows), ("k", a.rows)];
+                self.nest(
+                    code,
+                    Kernel::Syr2k,
+                    &p,
+                    &[("C", Mat(c.clone())), ("A", Mat(a)), ("B", Mat(b))],
+                    &[],
+                    "",
+                )?;
+                if let Some(alpha) = alpha {
+                    // The catalogue body has no alpha: scale the computed lower triangle.
+                    let _ = writeln!(
+                        code,
+                        "    for (int64_t ps_c = 0; ps_c < {n}; ps_c++)\n      for (int64_t ps_r = ps_c; ps_r < {n}; ps_r++)\n        {} *= {alpha};",
+                        c.at("ps_r", "ps_c"),
+                        n = c.rows
+                    );
+                }
+                Self::symmetrize(code, &c, true)?;
+                Kernel::Syr2k
+            }
             Form::Trmm { x, t, lower, b } => {
                 self.zero_view(code, &x);
                 let (t, rest) = Self::lowered(t, lower, vec![x, b]);

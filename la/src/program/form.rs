@@ -26,6 +26,14 @@ pub(super) enum Form {
         c: V,
         a: V,
     },
+    /// c := alpha (a^T b + b^T a), a and b k x n, lower triangle (the step symmetrises);
+    /// `alpha` is `None` for 1.
+    Syr2k {
+        c: V,
+        a: V,
+        b: V,
+        alpha: Option<String>,
+    },
     /// x := t b, t triangular (`lower` as used).
     Trmm {
         x: V,

@@ -141,6 +141,10 @@ pub(super) fn run_shapes(
                 }
             }
             Op::Solve { b, .. } => get(&sh, *b)?,
+            Op::Syr2k { a, .. } => {
+                let (n, _) = get(&sh, *a)?;
+                (n, n)
+            }
             Op::Add { terms } => {
                 let (_, a) = terms
                     .first()

@@ -49,6 +49,17 @@ impl Emitter<'_> {
                 let f = self.solve_form(*t, *b, *left, out)?;
                 self.form(code, f)?
             }
+            Op::Syr2k { alpha, a, b } => {
+                // out = alpha (a b + (a b)^T) with a n x k: the catalogue's A^T B + B^T A
+                // with A = a^T and B = b, both k x n.
+                let f = Form::Syr2k {
+                    c: vo,
+                    a: self.view(*a).t(),
+                    b: self.view(*b),
+                    alpha: (!alpha.is_one()).then(|| self.alpha(alpha)),
+                };
+                self.form(code, f)?
+            }
             Op::Inverse { a } => {
                 let p = self.props(*a);
                 if p.has(Prop::Diagonal) || self.is_scalar(*a) {
