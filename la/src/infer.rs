@@ -9,24 +9,32 @@
 use super::norm::{chain_key, Base, Env, Factor, Sum, Term};
 use super::properties::{Prop, Props};
 
-/// Properties of the transpose of a matrix with properties `p`.
+/// Properties of the transpose of a matrix with properties `p`: entry `(i, j)` moves to
+/// `(j, i)`, so the lower and upper bandwidths swap (triangles and Hessenberg forms swap
+/// sides; diagonal, tridiagonal and banded stay), orthonormal columns become orthonormal
+/// rows, and symmetric, normal (`A A^T = A^T A` reads the same for `A^T`), orthogonal and
+/// definite matrices stay so.
 pub fn transpose_props(p: Props) -> Props {
+    let (lo, up) = p.band();
     let mut q = p
-        .without(Prop::LowerTriangular)
-        .without(Prop::UpperTriangular)
         .without(Prop::OrthogonalColumns)
-        .without(Prop::OrthogonalRows);
-    if p.has(Prop::LowerTriangular) {
-        q.insert(Prop::UpperTriangular);
-    }
-    if p.has(Prop::UpperTriangular) {
-        q.insert(Prop::LowerTriangular);
-    }
-    if p.has(Prop::OrthogonalColumns) {
-        q.insert(Prop::OrthogonalRows);
-    }
-    if p.has(Prop::OrthogonalRows) {
-        q.insert(Prop::OrthogonalColumns);
+        .without(Prop::OrthogonalRows)
+        .replace_band(up, lo);
+    let swapped = [
+        (Prop::LowerTriangular, Prop::UpperTriangular),
+        (Prop::UpperTriangular, Prop::LowerTriangular),
+        (Prop::UpperHessenberg, Prop::LowerHessenberg),
+        (Prop::LowerHessenberg, Prop::UpperHessenberg),
+        (Prop::OrthogonalColumns, Prop::OrthogonalRows),
+        (Prop::OrthogonalRows, Prop::OrthogonalColumns),
+        (Prop::Diagonal, Prop::Diagonal),
+        (Prop::Tridiagonal, Prop::Tridiagonal),
+        (Prop::Banded, Prop::Banded),
+    ];
+    for (from, to) in swapped {
+        if p.has(from) {
+            q.insert(to);
+        }
     }
     q
 }
@@ -51,7 +59,14 @@ pub fn inverse_props(p: Props, n: u64) -> Props {
         Prop::Permutation,
         Prop::Identity,
         Prop::Positive,
+        Prop::Unitary,
+        Prop::Normal,
     ]);
+    // Kept: triangles and diagonals (the band `lo = 0` or `up = 0` survives inversion),
+    // Q^-1 = Q^T for orthogonal (unitary) Q, and A^-1 A^-T = (A^T A)^-1 = (A A^T)^-1 =
+    // A^-T A^-1 for normal A. Not kept: tridiagonal, Hessenberg and other bands (the
+    // inverse of a tridiagonal matrix is dense in general); the mask drops the band and
+    // closure gives back what the kept triangles say.
     let mut q = p.intersect(kept);
     // The inverse of a unit triangular matrix is unit triangular.
     if p.has(Prop::UnitDiagonal) && p.is_triangular() {
@@ -136,6 +151,13 @@ pub fn product_props(a: Props, (m, k): (u64, u64), b: Props, (k2, n): (u64, u64)
     {
         q.insert(Prop::FullRank);
     }
+    // Bands add up: (AB)(i, j) = sum_k A(i, k) B(k, j) needs i - k <= loA and
+    // k - j <= loB, so it is zero when i - j > loA + loB (likewise above the diagonal).
+    // Hence UpperHessenberg * UpperTriangular is UpperHessenberg, and Tridiagonal *
+    // Tridiagonal is only Banded(2, 2) (pentadiagonal), not tridiagonal.
+    let add = |x: Option<u64>, y: Option<u64>| x.zip(y).and_then(|(x, y)| x.checked_add(y));
+    let ((alo, aup), (blo, bup)) = (a.band(), b.band());
+    q = q.with_band(add(alo, blo), add(aup, bup));
     q.closure(m, n)
 }
 
@@ -232,14 +254,23 @@ pub fn term_props(env: &Env, t: &Term) -> Props {
     if plain {
         return p;
     }
-    let mut q = p.intersect(Props::of(&[
-        Prop::Square,
-        Prop::Symmetric,
-        Prop::LowerTriangular,
-        Prop::UpperTriangular,
-        Prop::Diagonal,
-        Prop::Zero,
-    ]));
+    // c A has A's zeros (so its band) and its symmetry; c A commutes with (c A)^T when A
+    // commutes with A^T.
+    let mut q = p
+        .intersect(Props::of(&[
+            Prop::Square,
+            Prop::Symmetric,
+            Prop::LowerTriangular,
+            Prop::UpperTriangular,
+            Prop::Diagonal,
+            Prop::Zero,
+            Prop::Tridiagonal,
+            Prop::Banded,
+            Prop::UpperHessenberg,
+            Prop::LowerHessenberg,
+            Prop::Normal,
+        ]))
+        .with_band(p.band().0, p.band().1);
     let nonzero = sign != Sign::Unknown;
     if nonzero {
         q = q.union(p.intersect(Props::of(&[Prop::NonSingular, Prop::FullRank])));
@@ -249,6 +280,7 @@ pub fn term_props(env: &Env, t: &Term) -> Props {
             Prop::Orthogonal,
             Prop::OrthogonalColumns,
             Prop::OrthogonalRows,
+            Prop::Unitary,
         ])));
     }
     if sign == Sign::Positive {
@@ -283,6 +315,11 @@ pub fn sum_props(env: &Env, s: &Sum) -> Props {
             q.insert(p);
         }
     }
+    // A sum is zero where every term is: the widest of the terms' bands (so a sum of
+    // tridiagonal matrices is tridiagonal, and of Banded(1, 0) and Banded(0, 2) is
+    // Banded(1, 2)). Normal is not kept: [[1, 1], [-1, 1]] + [[0, 1], [1, 0]] is not.
+    let widest = ps.iter().fold(ps[0], |a, b| a.intersect(*b)).band();
+    q = q.with_band(widest.0, widest.1);
     // SPD + SPSD is SPD: x^T (A + B) x >= x^T A x > 0.
     if all(Prop::Spsd) && ps.iter().any(|p| p.has(Prop::Spd)) {
         q.insert(Prop::Spd);

@@ -204,6 +204,43 @@ fn orthonormal(rows: usize, cols: usize, rng: &mut Rng) -> Mat {
     q
 }
 
+/// Orthonormal columns (rows >= cols) or rows (rows < cols) inside the band `(1, 1)`:
+/// random 2 x 2 rotations down the diagonal, a lone `+-1` at the end; only signs on the
+/// diagonal when `diagonal` (an orthogonal triangular matrix is diagonal).
+fn banded_orthonormal(rows: usize, cols: usize, diagonal: bool, rng: &mut Rng) -> Mat {
+    let mut m = Mat::zeros(rows, cols);
+    let k = rows.min(cols);
+    let mut i = 0;
+    while i < k {
+        if !diagonal && i + 1 < k {
+            let t = std::f64::consts::PI * rng.sym();
+            let (c, s) = (t.cos(), t.sin());
+            m.set(i, i, c);
+            m.set(i, i + 1, -s);
+            m.set(i + 1, i, s);
+            m.set(i + 1, i + 1, c);
+            i += 2;
+        } else {
+            m.set(i, i, if rng.sym() < 0.0 { -1.0 } else { 1.0 });
+            i += 1;
+        }
+    }
+    m
+}
+
+/// Zeros the entries outside the band `(lo, up)` (`None`: no bound on that side).
+fn zero_outside_band(m: &mut Mat, (lo, up): (Option<u64>, Option<u64>)) {
+    for i in 0..m.rows {
+        for j in 0..m.cols {
+            let below = lo.is_some_and(|lo| i > j && (i - j) as u64 > lo);
+            let above = up.is_some_and(|up| j > i && (j - i) as u64 > up);
+            if below || above {
+                m.set(i, j, 0.0);
+            }
+        }
+    }
+}
+
 /// A random matrix with the given properties (well conditioned, for comparisons).
 pub fn sample(rows: usize, cols: usize, kind: Kind, value: f64, p: Props, rng: &mut Rng) -> Mat {
     let n = rows;
@@ -226,6 +263,12 @@ pub fn sample(rows: usize, cols: usize, kind: Kind, value: f64, p: Props, rng: &
         }
         _ => {}
     }
+    let band = p.band();
+    let banded = band.0.is_some() || band.1.is_some();
+    // The identity is a permutation inside every band.
+    if p.has(Prop::Permutation) && banded {
+        return Mat::identity(n);
+    }
     if p.has(Prop::Permutation) {
         let mut perm: Vec<usize> = (0..n).collect();
         for i in (1..n).rev() {
@@ -236,6 +279,15 @@ pub fn sample(rows: usize, cols: usize, kind: Kind, value: f64, p: Props, rng: &
             m.set(i, j, 1.0);
         }
         return m;
+    }
+    let orthonormal_rows_or_cols = [
+        Prop::Orthogonal,
+        Prop::OrthogonalColumns,
+        Prop::OrthogonalRows,
+    ];
+    if banded && orthonormal_rows_or_cols.iter().any(|&q| p.has(q)) {
+        let diagonal = band.0 == Some(0) || band.1 == Some(0);
+        return banded_orthonormal(rows, cols, diagonal, rng);
     }
     if p.has(Prop::Orthogonal) || p.has(Prop::OrthogonalColumns) {
         return orthonormal(rows, cols, rng);
@@ -255,6 +307,20 @@ pub fn sample(rows: usize, cols: usize, kind: Kind, value: f64, p: Props, rng: &
         }
         return m;
     }
+    if banded && p.has(Prop::Symmetric) {
+        // Symmetric inside the band (closure made it symmetric), strictly diagonally
+        // dominant with a positive diagonal: SPD by Gershgorin, so valid for SPSD too.
+        let a = random(n, n, rng);
+        // (A + A^T) / 2: off-diagonal entries in [-1, 1], below the diagonal's n + 1.
+        let mut s = a
+            .add(&a.t(), 1.0)
+            .map_or_else(|_| Mat::identity(n), |s| s.scale(0.5));
+        zero_outside_band(&mut s, band);
+        for i in 0..n {
+            s.set(i, i, n as f64 * (1.0 + rng.sym().abs()) + 1.0);
+        }
+        return s;
+    }
     if p.has(Prop::Spsd) {
         // SPD (a valid SPSD sample too): A^T A + n I.
         let a = random(n, n, rng);
@@ -271,7 +337,22 @@ pub fn sample(rows: usize, cols: usize, kind: Kind, value: f64, p: Props, rng: &
         let s = a.add(&a.t(), 1.0).unwrap_or_else(|_| Mat::identity(n));
         return s.add(&Mat::identity(n), n as f64).unwrap_or(s);
     }
+    if p.has(Prop::Normal) {
+        // S + c I with S skew-symmetric is normal: (S + cI)(cI - S) = (cI - S)(S + cI).
+        // S is kept inside the narrower bandwidth on both sides, so S + cI is in the band.
+        let a = random(n, n, rng);
+        let mut s = a.add(&a.t(), -1.0).unwrap_or_else(|_| Mat::zeros(n, n));
+        let b = band.0.into_iter().chain(band.1).min();
+        zero_outside_band(&mut s, (b, b));
+        let c = if p.has(Prop::UnitDiagonal) {
+            1.0
+        } else {
+            n as f64
+        };
+        return s.add(&Mat::identity(n), c).unwrap_or(s);
+    }
     let mut m = random(rows, cols, rng);
+    zero_outside_band(&mut m, band);
     let lower = p.has(Prop::LowerTriangular);
     let upper = p.has(Prop::UpperTriangular);
     for i in 0..rows {
@@ -281,7 +362,7 @@ pub fn sample(rows: usize, cols: usize, kind: Kind, value: f64, p: Props, rng: &
             }
         }
     }
-    if rows == cols || lower || upper {
+    if rows == cols || lower || upper || banded {
         // A dominant diagonal keeps triangles and square matrices well conditioned.
         for i in 0..rows.min(cols) {
             let d = if p.has(Prop::UnitDiagonal) {

@@ -90,6 +90,33 @@ fn lex(line: &str, lineno: usize) -> Result<Vec<Token>, LaError> {
     Ok(out)
 }
 
+/// The `(lower, upper)` after `Banded` (at column `pc`): two non-negative integers.
+fn bandwidths(p: &mut Parser, pc: usize) -> Result<(u64, u64), LaError> {
+    if p.peek() != Some(&Tok::Sym('(')) {
+        return Err(LaError::at(
+            p.line,
+            pc,
+            "`Banded` needs its bandwidths: `Banded(lower, upper)`",
+        ));
+    }
+    p.i += 1;
+    let one = |p: &mut Parser, which: &str| match p.peek() {
+        // Bandwidths beyond u32 are no restriction for any matrix the tool can handle.
+        Some(&Tok::Number(v, true)) if v >= 0.0 && v <= f64::from(u32::MAX - 1) => {
+            p.i += 1;
+            Ok(v as u64)
+        }
+        _ => p.err(format!(
+            "expected the {which} bandwidth of `Banded` (a non-negative integer)"
+        )),
+    };
+    let lo = one(p, "lower")?;
+    p.expect_sym(',')?;
+    let up = one(p, "upper")?;
+    p.expect_sym(')')?;
+    Ok((lo, up))
+}
+
 struct Parser<'a> {
     toks: &'a [Token],
     i: usize,
@@ -351,10 +378,17 @@ impl Builder {
                 let prop = Prop::from_name(&pn)
                     .filter(|q| !matches!(q, Prop::Square | Prop::Identity | Prop::Zero));
                 match prop {
+                    Some(Prop::Banded) => {
+                        let (lo, up) = bandwidths(p, pc)?;
+                        props = props.with(Prop::Banded).with_band(Some(lo), Some(up));
+                    }
                     Some(q) => props.insert(q),
                     None => {
                         return Err(LaError::at(p.line, pc, format!("unknown property `{pn}`")))
                     }
+                }
+                if p.peek() == Some(&Tok::Sym('(')) {
+                    return p.err(format!("property `{pn}` takes no parameters"));
                 }
                 if p.peek() == Some(&Tok::Sym(',')) {
                     p.i += 1;

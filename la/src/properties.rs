@@ -1,5 +1,6 @@
-//! Matrix properties as a small bit set, their implication order (closure) and the
-//! contradictions that make a declaration invalid.
+//! Matrix properties as a small bit set plus a known band (lower and upper bandwidth),
+//! their implication order (closure) and the contradictions that make a declaration
+//! invalid.
 
 use std::fmt;
 
@@ -40,10 +41,23 @@ pub enum Prop {
     Identity,
     /// All zeros.
     Zero,
+    /// Zero outside the three central diagonals (band `(1, 1)`).
+    Tridiagonal,
+    /// Zero outside a known band; the bandwidths are carried by [`Props::band`] (the input
+    /// language spells it `Banded(lower, upper)`).
+    Banded,
+    /// Zero below the first subdiagonal (lower bandwidth at most 1).
+    UpperHessenberg,
+    /// Zero above the first superdiagonal (upper bandwidth at most 1).
+    LowerHessenberg,
+    /// `Q^H Q = Q Q^H = I`; over the reals the same as [`Prop::Orthogonal`].
+    Unitary,
+    /// Square with `A^T A = A A^T`.
+    Normal,
 }
 
 /// Every property, in declaration (bit) order.
-pub const ALL_PROPS: [Prop; 17] = [
+pub const ALL_PROPS: [Prop; 23] = [
     Prop::Square,
     Prop::FullRank,
     Prop::NonSingular,
@@ -61,6 +75,12 @@ pub const ALL_PROPS: [Prop; 17] = [
     Prop::Positive,
     Prop::Identity,
     Prop::Zero,
+    Prop::Tridiagonal,
+    Prop::Banded,
+    Prop::UpperHessenberg,
+    Prop::LowerHessenberg,
+    Prop::Unitary,
+    Prop::Normal,
 ];
 
 impl Prop {
@@ -84,6 +104,12 @@ impl Prop {
             Prop::Positive => "Positive",
             Prop::Identity => "Identity",
             Prop::Zero => "Zero",
+            Prop::Tridiagonal => "Tridiagonal",
+            Prop::Banded => "Banded",
+            Prop::UpperHessenberg => "UpperHessenberg",
+            Prop::LowerHessenberg => "LowerHessenberg",
+            Prop::Unitary => "Unitary",
+            Prop::Normal => "Normal",
         }
     }
 
@@ -97,41 +123,128 @@ impl Prop {
     }
 }
 
-/// A set of properties.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Props(u32);
+/// No known bandwidth (the value of a band field meaning "no bound").
+const NO_BAND: u32 = u32::MAX;
+
+/// The flags that say the matrix is zero outside some band: they follow from the band
+/// and give it (see [`Props::closure`]).
+const BAND_FLAGS: [Prop; 7] = [
+    Prop::Diagonal,
+    Prop::LowerTriangular,
+    Prop::UpperTriangular,
+    Prop::Tridiagonal,
+    Prop::Banded,
+    Prop::UpperHessenberg,
+    Prop::LowerHessenberg,
+];
+
+/// A set of properties: each is a fact about the matrix, so a set is their conjunction.
+/// Besides the flags it carries the best known band: entry `(i, j)` is zero when
+/// `i - j > lo` or `j - i > up` ([`NO_BAND`] where nothing is known). The flags
+/// `UpperTriangular` (`lo = 0`), `LowerTriangular` (`up = 0`), `Diagonal`, `UpperHessenberg`
+/// (`lo <= 1`), `LowerHessenberg` (`up <= 1`), `Tridiagonal` and `Banded` (both finite) and
+/// the band are kept consistent by [`Props::closure`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Props {
+    bits: u32,
+    lo: u32,
+    up: u32,
+}
+
+impl Default for Props {
+    fn default() -> Props {
+        Props::EMPTY
+    }
+}
+
+fn band_of(b: u32) -> Option<u64> {
+    (b != NO_BAND).then_some(u64::from(b))
+}
+
+/// A bandwidth as stored; bandwidths too large for the field are no bound at all, which is
+/// the weaker (sound) fact.
+fn band_field(b: Option<u64>) -> u32 {
+    b.and_then(|v| u32::try_from(v).ok()).unwrap_or(NO_BAND)
+}
 
 impl Props {
     /// No properties.
-    pub const EMPTY: Props = Props(0);
+    pub const EMPTY: Props = Props {
+        bits: 0,
+        lo: NO_BAND,
+        up: NO_BAND,
+    };
 
     /// Whether `p` is in the set.
     pub fn has(self, p: Prop) -> bool {
-        self.0 & p.bit() != 0
+        self.bits & p.bit() != 0
     }
-    /// The set with `p` added.
+    /// The set with `p` added. `Banded` as a bare flag says nothing (every finite matrix is
+    /// banded); its bandwidths come from [`Props::with_band`].
     pub fn with(self, p: Prop) -> Props {
-        Props(self.0 | p.bit())
+        Props {
+            bits: self.bits | p.bit(),
+            ..self
+        }
     }
-    /// The set with `p` removed.
+    /// The set with the flag `p` removed (the band is kept: see [`Props::replace_band`]).
     pub fn without(self, p: Prop) -> Props {
-        Props(self.0 & !p.bit())
+        Props {
+            bits: self.bits & !p.bit(),
+            ..self
+        }
     }
     /// Adds `p` in place.
     pub fn insert(&mut self, p: Prop) {
-        self.0 |= p.bit();
+        self.bits |= p.bit();
     }
-    /// Properties in either set.
+    /// Properties in either set (both facts hold: the narrower band).
     pub fn union(self, o: Props) -> Props {
-        Props(self.0 | o.0)
+        Props {
+            bits: self.bits | o.bits,
+            lo: self.lo.min(o.lo),
+            up: self.up.min(o.up),
+        }
     }
-    /// Properties in both sets.
+    /// Properties in both sets (what holds for either: the wider band). With a mask from
+    /// [`Props::of`], which knows no band, this drops the band; callers that keep band
+    /// facts add them back with [`Props::with_band`].
     pub fn intersect(self, o: Props) -> Props {
-        Props(self.0 & o.0)
+        Props {
+            bits: self.bits & o.bits,
+            lo: self.lo.max(o.lo),
+            up: self.up.max(o.up),
+        }
     }
     /// The set of the listed properties (no closure applied).
     pub fn of(ps: &[Prop]) -> Props {
         ps.iter().fold(Props::EMPTY, |a, &p| a.with(p))
+    }
+    /// The known lower and upper bandwidths (`None`: no bound known).
+    pub fn band(self) -> (Option<u64>, Option<u64>) {
+        (band_of(self.lo), band_of(self.up))
+    }
+    /// The set with the facts "lower bandwidth at most `lo`" and "upper bandwidth at most
+    /// `up`" added (`None` adds nothing).
+    pub fn with_band(self, lo: Option<u64>, up: Option<u64>) -> Props {
+        Props {
+            lo: self.lo.min(band_field(lo)),
+            up: self.up.min(band_field(up)),
+            ..self
+        }
+    }
+    /// The set with its band replaced (for the transpose, which swaps the bandwidths). The
+    /// band-derived flags are removed too, as the band may widen; closure restores them.
+    pub fn replace_band(self, lo: Option<u64>, up: Option<u64>) -> Props {
+        let mut q = self;
+        for p in BAND_FLAGS {
+            q = q.without(p);
+        }
+        Props {
+            lo: band_field(lo),
+            up: band_field(up),
+            ..q
+        }
     }
     /// The properties in the set, in [`ALL_PROPS`] order.
     pub fn iter(self) -> impl Iterator<Item = Prop> {
@@ -208,10 +321,74 @@ impl Props {
             if p.has(Prop::UnitDiagonal) && p.is_triangular() && square {
                 p.insert(Prop::NonSingular);
             }
+            // Over the reals Q^H = Q^T, so unitary and orthogonal are the same property.
+            if p.has(Prop::Unitary) {
+                p.insert(Prop::Orthogonal);
+            }
+            if p.has(Prop::Orthogonal) {
+                p.insert(Prop::Unitary);
+            }
+            // Q^T Q = I = Q Q^T, and S^T S = S S = S S^T: orthogonal and symmetric matrices
+            // commute with their transpose.
+            if (p.has(Prop::Orthogonal) || p.has(Prop::Symmetric)) && square {
+                p.insert(Prop::Normal);
+            }
+            // A normal triangular matrix is diagonal (compare the diagonal entries of
+            // A^T A and A A^T row by row); this covers orthogonal triangular ones.
+            if p.has(Prop::Normal) && p.is_triangular() {
+                p.insert(Prop::Diagonal);
+            }
+            p = p.band_closure();
             if p == before {
                 return p;
             }
         }
+    }
+
+    /// One round of the band rules: the flags give bandwidth bounds (Diagonal `(0, 0)`,
+    /// UpperTriangular `lo = 0`, LowerTriangular `up = 0`, UpperHessenberg `lo <= 1`,
+    /// LowerHessenberg `up <= 1`, Tridiagonal `(1, 1)`), a symmetric matrix has equal
+    /// bandwidths (entry `(i, j)` is entry `(j, i)`), and the bounds give the flags back.
+    fn band_closure(self) -> Props {
+        let mut p = self;
+        let flag_bands = [
+            (Prop::Diagonal, Some(0), Some(0)),
+            (Prop::UpperTriangular, Some(0), None),
+            (Prop::LowerTriangular, None, Some(0)),
+            (Prop::UpperHessenberg, Some(1), None),
+            (Prop::LowerHessenberg, None, Some(1)),
+            (Prop::Tridiagonal, Some(1), Some(1)),
+        ];
+        for (f, lo, up) in flag_bands {
+            if p.has(f) {
+                p = p.with_band(lo, up);
+            }
+        }
+        if p.has(Prop::Symmetric) {
+            let b = p.lo.min(p.up);
+            p.lo = b;
+            p.up = b;
+        }
+        let (lo, up) = (p.lo, p.up);
+        if lo == 0 {
+            p.insert(Prop::UpperTriangular);
+        }
+        if up == 0 {
+            p.insert(Prop::LowerTriangular);
+        }
+        if lo <= 1 {
+            p.insert(Prop::UpperHessenberg);
+        }
+        if up <= 1 {
+            p.insert(Prop::LowerHessenberg);
+        }
+        if lo <= 1 && up <= 1 {
+            p.insert(Prop::Tridiagonal);
+        }
+        if lo != NO_BAND && up != NO_BAND {
+            p.insert(Prop::Banded);
+        }
+        p
     }
 
     /// Why a declared set of properties cannot hold for an operand of this shape, if it
@@ -242,6 +419,8 @@ impl Props {
             Prop::Orthogonal,
             Prop::Permutation,
             Prop::Identity,
+            Prop::Unitary,
+            Prop::Normal,
         ];
         if !square {
             if let Some(q) = need_square.iter().find(|&&q| self.has(q)) {
@@ -276,7 +455,14 @@ impl Props {
 
 impl fmt::Display for Props {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<&str> = self.iter().map(Prop::name).collect();
+        let (lo, up) = (self.lo, self.up);
+        let names: Vec<String> = self
+            .iter()
+            .map(|p| match p {
+                Prop::Banded if lo != NO_BAND && up != NO_BAND => format!("Banded({lo}, {up})"),
+                _ => p.name().to_string(),
+            })
+            .collect();
         write!(f, "{}", names.join(", "))
     }
 }
@@ -322,6 +508,57 @@ mod tests {
         assert!(p.has(Prop::NonSingular));
         let q = Props::of(&[Prop::UnitDiagonal]).closure(3, 3);
         assert!(!q.has(Prop::NonSingular));
+    }
+
+    #[test]
+    fn bands_and_their_flags() {
+        let t = Props::of(&[Prop::Tridiagonal]).closure(4, 4);
+        assert_eq!(t.band(), (Some(1), Some(1)));
+        assert!(t.has(Prop::Banded) && t.has(Prop::UpperHessenberg) && !t.is_triangular());
+        let b = Props::EMPTY.with_band(Some(0), Some(2)).closure(4, 4);
+        assert!(b.has(Prop::UpperTriangular) && b.has(Prop::Banded));
+        assert!(!b.has(Prop::LowerHessenberg));
+        // Symmetric: the narrower bandwidth on both sides.
+        let s = Props::of(&[Prop::Symmetric, Prop::UpperHessenberg]).closure(4, 4);
+        assert!(s.has(Prop::Tridiagonal));
+        let u = Props::of(&[Prop::UpperTriangular]).closure(4, 4);
+        assert_eq!(u.band(), (Some(0), None));
+        assert!(!u.has(Prop::Banded) && u.has(Prop::UpperHessenberg));
+        // union: both facts (narrower band); intersect: either (wider band).
+        let x = Props::EMPTY.with_band(Some(1), Some(3));
+        let y = Props::EMPTY.with_band(Some(2), None);
+        assert_eq!(x.union(y).band(), (Some(1), Some(3)));
+        assert_eq!(x.intersect(y).band(), (Some(2), None));
+        assert_eq!(
+            Props::of(&[Prop::Banded])
+                .with_band(Some(2), Some(1))
+                .closure(5, 5)
+                .to_string(),
+            "Square, Banded(2, 1), LowerHessenberg"
+        );
+    }
+
+    #[test]
+    fn unitary_and_normal() {
+        let q = Props::of(&[Prop::Unitary]).closure(3, 3);
+        assert!(q.has(Prop::Orthogonal) && q.has(Prop::NonSingular) && q.has(Prop::Normal));
+        assert!(Props::of(&[Prop::Symmetric])
+            .closure(3, 3)
+            .has(Prop::Normal));
+        let n = Props::of(&[Prop::Normal, Prop::UpperTriangular]).closure(3, 3);
+        assert!(n.has(Prop::Diagonal));
+        assert!(!Props::of(&[Prop::Normal])
+            .closure(3, 3)
+            .has(Prop::Symmetric));
+        assert!(Props::of(&[Prop::Normal])
+            .contradiction(3, 4, false)
+            .is_some());
+        assert!(Props::of(&[Prop::Unitary])
+            .contradiction(3, 4, false)
+            .is_some());
+        assert!(Props::of(&[Prop::Tridiagonal])
+            .contradiction(3, 4, false)
+            .is_none());
     }
 
     #[test]

@@ -41,15 +41,33 @@ const RUNTIME: &str = concat!(
 /// CBLAS and LAPACK prototypes of the `Blas` back end (after a blank line).
 const BLAS_DECLS: &str = concat!("\n", include_str!("c/blas_decls.h"));
 
-/// The fill call for an input operand.
+/// The fill call for an input operand. Banded operands (a known bandwidth on either side:
+/// triangles, Hessenberg, tridiagonal, `Banded`) get a fill that is zero outside the band.
 fn fill(ptr: &str, kind: Kind, value: f64, p: Props, r: u64, c: u64) -> String {
     let flag = |b: bool| i32::from(b);
+    let (lo, up) = p.band();
+    let banded = lo.is_some() || up.is_some();
+    // -1 is "no bound" for the C helpers.
+    let bw = |b: Option<u64>| b.map_or(-1, |b| i64::try_from(b).unwrap_or(-1));
+    let zero_outside = format!(
+        "ps_zero_outside_band({ptr}, {r}, {c}, {}, {});",
+        bw(lo),
+        bw(up)
+    );
+    let orthonormal =
+        p.has(Prop::Orthogonal) || p.has(Prop::OrthogonalColumns) || p.has(Prop::OrthogonalRows);
     match kind {
         Kind::Constant => format!("{ptr}[0] = {};", num(value)),
         Kind::Identity => format!("ps_fill_identity({ptr}, {r});"),
         Kind::Zero => "/* zero */".into(),
         Kind::Scalar => format!("{ptr}[0] = 2.0 + fabs(ps_sym());"),
+        // The identity is a permutation inside every band.
+        _ if p.has(Prop::Permutation) && banded => format!("ps_fill_identity({ptr}, {r});"),
         _ if p.has(Prop::Permutation) => format!("ps_fill_permutation({ptr}, {r});"),
+        _ if orthonormal && banded => format!(
+            "ps_fill_banded_orthonormal({ptr}, {r}, {c}, {});",
+            flag(lo == Some(0) || up == Some(0))
+        ),
         _ if p.has(Prop::Orthogonal) || p.has(Prop::OrthogonalColumns) => {
             format!("ps_fill_orthonormal({ptr}, {r}, {c});")
         }
@@ -59,14 +77,36 @@ fn fill(ptr: &str, kind: Kind, value: f64, p: Props, r: u64, c: u64) -> String {
             flag(p.has(Prop::UnitDiagonal))
         ),
         // SPSD operands get an SPD sample (a valid SPSD one, and invertible where the
-        // formula inverts it); symmetric ones too.
-        _ if p.has(Prop::Spsd) || p.has(Prop::Symmetric) => format!("ps_fill_spd({ptr}, {r});"),
-        _ => format!(
-            "ps_fill_general({ptr}, {r}, {c}, {}, {}, {});",
-            flag(p.has(Prop::LowerTriangular)),
-            flag(p.has(Prop::UpperTriangular)),
+        // formula inverts it); symmetric ones too. The fill is diagonally dominant, and
+        // zeroing off-diagonal entries keeps it so (closure gave it equal bandwidths).
+        _ if p.has(Prop::Spsd) || p.has(Prop::Symmetric) => {
+            let fill = format!("ps_fill_spd({ptr}, {r});");
+            if banded {
+                format!("{fill} {zero_outside}")
+            } else {
+                fill
+            }
+        }
+        _ if p.has(Prop::Normal) => format!(
+            "ps_fill_normal({ptr}, {r}, {}, {});",
+            bw(lo.into_iter().chain(up).min()),
             flag(p.has(Prop::UnitDiagonal))
         ),
+        _ => {
+            let fill = format!(
+                "ps_fill_general({ptr}, {r}, {c}, {}, {}, {});",
+                flag(p.has(Prop::LowerTriangular)),
+                flag(p.has(Prop::UpperTriangular)),
+                flag(p.has(Prop::UnitDiagonal))
+            );
+            // Plain triangles are zeroed by the fill itself; other bands need the pass.
+            let triangle = (lo == Some(0) && up.is_none()) || (up == Some(0) && lo.is_none());
+            if banded && !triangle {
+                format!("{fill} {zero_outside}")
+            } else {
+                fill
+            }
+        }
     }
 }
 

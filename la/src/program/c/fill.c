@@ -81,3 +81,48 @@ static void ps_fill_orthonormal_rows(double *a, int64_t r, int64_t c)
     for (int64_t i = 0; i < r; i++) a[i + j * r] = t[j + i * c];
   free(t);
 }
+
+/* Zeros the entries outside the band (lo, up); -1 is no bound on that side. Off-diagonal
+   entries only: a diagonally dominant fill stays so, and a symmetric one with lo = up
+   stays symmetric. */
+static __attribute__((unused)) void ps_zero_outside_band(double *a, int64_t r, int64_t c, int64_t lo, int64_t up)
+{
+  for (int64_t j = 0; j < c; j++)
+    for (int64_t i = 0; i < r; i++)
+      if ((lo >= 0 && i - j > lo) || (up >= 0 && j - i > up)) a[i + j * r] = 0.0;
+}
+
+/* Orthonormal columns (r >= c) or rows (r < c) inside the band (1, 1): random 2 x 2
+   rotations down the diagonal, a lone +-1 at the end; only signs when diagonal. */
+static __attribute__((unused)) void ps_fill_banded_orthonormal(double *a, int64_t r, int64_t c, int diagonal)
+{
+  int64_t k = r < c ? r : c;
+  memset(a, 0, sizeof(double) * (size_t)(r * c));
+  for (int64_t i = 0; i < k;) {
+    if (!diagonal && i + 1 < k) {
+      double t = 3.14159265358979323846 * ps_sym(), co = cos(t), si = sin(t);
+      a[i + i * r] = co;
+      a[i + (i + 1) * r] = -si;
+      a[(i + 1) + i * r] = si;
+      a[(i + 1) + (i + 1) * r] = co;
+      i += 2;
+    } else {
+      a[i + i * r] = ps_sym() < 0.0 ? -1.0 : 1.0;
+      i += 1;
+    }
+  }
+}
+
+/* Normal, not symmetric: S + d I with S skew-symmetric inside the band (b, b) (b = -1: no
+   bound), since (S + dI)(dI - S) = (dI - S)(S + dI); d = n keeps it well conditioned. */
+static __attribute__((unused)) void ps_fill_normal(double *a, int64_t n, int64_t b, int unit)
+{
+  for (int64_t j = 0; j < n; j++) {
+    for (int64_t i = j + 1; i < n; i++) {
+      double v = (b >= 0 && i - j > b) ? 0.0 : ps_sym();
+      a[i + j * n] = v;
+      a[j + i * n] = -v;
+    }
+    a[j + j * n] = unit ? 1.0 : (double)n;
+  }
+}
