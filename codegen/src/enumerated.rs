@@ -40,9 +40,11 @@ pub(crate) fn once_on(lower: &Expr, upper: &Expr, step: i64, spans: &[Span]) -> 
     if read.len() != used.len() || used.is_empty() {
         return None;
     }
+    // Values per loop; a range too wide for i64 arithmetic is too wide to enumerate.
+    let values =
+        |s: &Span| -> Option<u64> { u64::try_from(s.last.checked_sub(s.first)? / s.step + 1).ok() };
     let count = used.iter().try_fold(1u64, |acc, s| {
-        let n = u64::try_from((s.last - s.first) / s.step + 1).ok()?;
-        acc.checked_mul(n).filter(|&c| c <= MAX_ENUMERATED)
+        acc.checked_mul(values(s)?).filter(|&c| c <= MAX_ENUMERATED)
     })?;
     let width = read.iter().max().map_or(0, |&v| v + 1);
     let mut point = vec![polys::Int::from(0); width];
@@ -80,7 +82,7 @@ pub(crate) fn once_on(lower: &Expr, upper: &Expr, step: i64, spans: &[Span]) -> 
     for k in 0..count {
         let mut rest = k;
         for s in &used {
-            let n = u64::try_from((s.last - s.first) / s.step + 1).ok()?;
+            let n = values(s)?;
             let i = i64::try_from(rest % n).ok()?;
             rest /= n;
             point[s.var] = polys::Int::from(s.first + i * s.step);

@@ -659,7 +659,7 @@ fn split_classes(x: usize, lower: &Expr, upper: &Expr, body: &[Node]) -> Option<
         if copy.is_empty() {
             continue;
         }
-        if last + k > u {
+        if last.checked_add(k).is_none_or(|v| v > u) {
             copies.push(Node::Guard {
                 var: x,
                 lower: None,
