@@ -20,6 +20,12 @@ pub enum LaEmit {
     /// A self-contained C99 program: inputs with the declared properties, the kernel
     /// sequence, naive evaluation, times and residuals.
     C,
+    /// A C API: NAME.h and NAME.c (needs -o NAME.c) with `int NAME(sizes..., each
+    /// operand as double * and its leading dimension..., double *work)` and
+    /// `int64_t NAME_workspace(sizes...)`; NAME comes from the problem file's name. The
+    /// function runs the same kernels as `--emit c`, is specialised at the run sizes
+    /// (--size, --scale; every size is passed and checked) and has no `main`.
+    CApi,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -63,7 +69,8 @@ pub struct LaArgs {
     /// exits with 1 when a residual exceeds --tolerance.
     #[arg(long, value_enum, conflicts_with = "json")]
     pub emit: Option<LaEmit>,
-    /// Write the program here (atomically) instead of standard output (with --emit).
+    /// Write the program here (atomically) instead of standard output (with --emit);
+    /// required by --emit c-api, which writes this NAME.c and NAME.h beside it.
     #[arg(short, long, requires = "emit")]
     pub output: Option<PathBuf>,
     /// Compile the program (cc -O2 -march=native, -lopenblas for --backend blas or
@@ -226,6 +233,9 @@ fn program_run(args: &LaArgs, src: &str, opts: SearchOptions) -> Result<(), Diag
         repeat: args.repeat.unwrap_or(1).max(1),
         title,
     };
+    if args.emit == Some(LaEmit::CApi) {
+        return emit_api(args, src, &p, &sol, &popts);
+    }
     let prog = program::emit(&p, &sol, &popts).map_err(|e| diagnostic(&args.file, src, &e))?;
     if args.emit.is_some() {
         match &args.output {
@@ -261,6 +271,40 @@ fn program_run(args: &LaArgs, src: &str, opts: SearchOptions) -> Result<(), Diag
             ),
         )),
     }
+}
+
+/// `--emit c-api -o NAME.c`: NAME.c and NAME.h, the function named after the problem file.
+fn emit_api(
+    args: &LaArgs,
+    src: &str,
+    p: &la::ast::Program,
+    sol: &la::search::Solution,
+    popts: &ProgramOptions,
+) -> Result<(), Diagnostic> {
+    if args.run {
+        return Err(Diagnostic::new(
+            ExitCode::BadInput,
+            "--emit c-api writes a library, not a program: it does not combine with --run",
+        ));
+    }
+    let bad = |m: &str| Diagnostic::new(ExitCode::BadInput, m.to_string());
+    let Some(c_path) = &args.output else {
+        return Err(bad(
+            "--emit c-api writes two files (NAME.h and NAME.c): give -o NAME.c",
+        ));
+    };
+    if c_path.extension().is_none_or(|e| e != "c") {
+        return Err(bad("--emit c-api: -o names the source file, NAME.c"));
+    }
+    let h_path = c_path.with_extension("h");
+    let header_name = h_path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let name = program::c_identifier(&popts.title);
+    let api = program::emit_api(p, sol, popts, &name, &header_name)
+        .map_err(|e| diagnostic(&args.file, src, &e))?;
+    write_atomically(&h_path, &api.header)?;
+    write_atomically(c_path, &api.source)
 }
 
 /// What the compiled program printed.

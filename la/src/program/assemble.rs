@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::emitter::{num, Emitter};
+use super::emitter::{num, Arena, Emitter};
 use super::options::{Backend, EmittedProgram, ProgramOptions};
 use super::sizes::{resize, run_shapes};
 use crate::ast::{Expr, Kind, Program};
@@ -17,7 +17,7 @@ use crate::search::Solution;
 // The fixed parts of the program.
 
 /// The C library headers every program starts with; `PS_TOL` follows, then [`RUNTIME`].
-const INCLUDES: &str = include_str!("c/includes.h");
+pub(super) const INCLUDES: &str = include_str!("c/includes.h");
 
 /// The C runtime every program includes, in this order: allocation and failure exits,
 /// the seeded generator, fills of inputs with declared properties, the routines the
@@ -28,6 +28,8 @@ const RUNTIME: &str = concat!(
     include_str!("c/alloc.c"),
     "\n",
     include_str!("c/random.c"),
+    "\n",
+    include_str!("c/identity.c"),
     "\n",
     include_str!("c/fill.c"),
     "\n",
@@ -43,7 +45,7 @@ const BLAS_DECLS: &str = concat!("\n", include_str!("c/blas_decls.h"));
 
 /// The fill call for an input operand. Banded operands (a known bandwidth on either side:
 /// triangles, Hessenberg, tridiagonal, `Banded`) get a fill that is zero outside the band.
-fn fill(ptr: &str, kind: Kind, value: f64, p: Props, r: u64, c: u64) -> String {
+pub(super) fn fill(ptr: &str, kind: Kind, value: f64, p: Props, r: u64, c: u64) -> String {
     let flag = |b: bool| i32::from(b);
     let (lo, up) = p.band();
     let banded = lo.is_some() || up.is_some();
@@ -111,7 +113,7 @@ fn fill(ptr: &str, kind: Kind, value: f64, p: Props, r: u64, c: u64) -> String {
 }
 
 /// Naive evaluation of an expression: the C value name and whether it is a temporary.
-fn naive(e: &Expr, code: &mut String, tmp: &mut usize) -> (String, bool) {
+pub(super) fn naive(e: &Expr, code: &mut String, tmp: &mut usize) -> (String, bool) {
     fn new(
         code: &mut String,
         tmp: &mut usize,
@@ -165,6 +167,44 @@ fn naive(e: &Expr, code: &mut String, tmp: &mut usize) -> (String, bool) {
     }
 }
 
+/// The kernel sequence of `sol` at the sizes of `opts`: the resized problem, the emitter
+/// (shapes, kernels it included) and the sequence's statements (entity `i` is `ps_v[i]`).
+/// `arena` gives, from the entities' shapes, where step scratch starts in a caller's
+/// workspace `ps_work` (the C API); `None` from it allocates scratch per step.
+pub(super) fn sequence<'s>(
+    p: &Program,
+    sol: &'s Solution,
+    opts: &ProgramOptions,
+    arena: impl FnOnce(&Program, &[(u64, u64)]) -> Option<u64>,
+) -> Result<(Program, Emitter<'s>, String), LaError> {
+    let q = resize(p, &opts.sizes, opts.scale)?;
+    let env = &sol.lowered.env;
+    let steps = &sol.lowered.steps;
+    let shapes = run_shapes(env, steps, &q)?;
+    let base = arena(&q, &shapes);
+    let mut em = Emitter::new(env, shapes, opts.backend);
+    em.work = base.map(|base| Arena {
+        base,
+        ..Arena::default()
+    });
+    let mut seq = String::new();
+    for s in steps {
+        em.step(&mut seq, s)?;
+    }
+    Ok((q, em, seq))
+}
+
+/// What the kernel statements need after the C runtime: the back end's CBLAS and LAPACK
+/// prototypes, codegen's helpers and the blocked kernels the emitter included.
+pub(super) fn kernel_support(src: &mut String, em: &Emitter) {
+    if em.backend == Backend::Blas {
+        src.push_str(BLAS_DECLS);
+    }
+    src.push('\n');
+    src.push_str(codegen::emit_c::HELPERS);
+    em.lib.append_to(src);
+}
+
 /// The complete program for `sol` (solved for `p` at its declared sizes).
 pub fn emit(p: &Program, sol: &Solution, opts: &ProgramOptions) -> Result<EmittedProgram, LaError> {
     if !(opts.tolerance.is_finite() && opts.tolerance > 0.0) {
@@ -172,15 +212,9 @@ pub fn emit(p: &Program, sol: &Solution, opts: &ProgramOptions) -> Result<Emitte
             "the tolerance must be positive".into(),
         ));
     }
-    let q = resize(p, &opts.sizes, opts.scale)?;
+    let (q, em, seq) = sequence(p, sol, opts, |_, _| None)?;
     let env = &sol.lowered.env;
     let steps = &sol.lowered.steps;
-    let shapes = run_shapes(env, steps, &q)?;
-    let mut em = Emitter::new(env, shapes, opts.backend);
-    let mut seq = String::new();
-    for s in steps {
-        em.step(&mut seq, s)?;
-    }
     let kernel_names: Vec<&str> = steps
         .iter()
         .filter(|s| s.kernel != Kernel::Bind)
@@ -212,12 +246,7 @@ pub fn emit(p: &Program, sol: &Solution, opts: &ProgramOptions) -> Result<Emitte
         "#ifndef PS_REPS\n#define PS_REPS {}\n#endif",
         opts.repeat.max(1)
     );
-    if opts.backend == Backend::Blas {
-        src.push_str(BLAS_DECLS);
-    }
-    src.push('\n');
-    src.push_str(codegen::emit_c::HELPERS);
-    em.lib.append_to(&mut src);
+    kernel_support(&mut src, &em);
     let _ = writeln!(src, "\nstatic double *ps_v[{}];\n", nent.max(1));
     let _ = writeln!(
         src,
@@ -324,7 +353,7 @@ pub fn emit(p: &Program, sol: &Solution, opts: &ProgramOptions) -> Result<Emitte
     })
 }
 
-fn c_string(s: &str) -> String {
+pub(super) fn c_string(s: &str) -> String {
     let mut o = String::from("\"");
     for ch in s.chars() {
         match ch {

@@ -24,6 +24,19 @@ pub(super) struct Emitter<'a> {
     pub(super) nests: HashMap<Kernel, Nest>,
     pub(super) scratch: usize,
     pub(super) realisation: Vec<(String, String)>,
+    /// Where step scratch lives: `None` allocates and frees it in the step (programs);
+    /// `Some` carves it from the caller's workspace `ps_work` (the C API), reused by
+    /// every step since a step's scratch dies with it.
+    pub(super) work: Option<Arena>,
+}
+
+/// Step scratch in the C API's workspace: it starts at `base` doubles (after the
+/// temporaries), `cur` is the current step's use and `peak` the largest over the steps.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Arena {
+    pub(super) base: u64,
+    pub(super) cur: u64,
+    pub(super) peak: u64,
 }
 
 pub(super) fn num(x: f64) -> String {
@@ -46,7 +59,45 @@ impl<'a> Emitter<'a> {
             nests: HashMap::new(),
             scratch: 0,
             realisation: Vec::new(),
+            work: None,
         }
+    }
+
+    /// A new step begins: the previous step's workspace scratch is free again.
+    pub(super) fn begin_step(&mut self) {
+        if let Some(a) = &mut self.work {
+            a.cur = 0;
+        }
+    }
+
+    /// A zeroed `rows` x `cols` scratch matrix (zeroed like `ps_new`'s `calloc`, which
+    /// the kernels may rely on): from the workspace, or allocated and freed at the end of
+    /// the step.
+    fn scratch_matrix(
+        &mut self,
+        code: &mut String,
+        frees: &mut Vec<String>,
+        rows: u64,
+        cols: u64,
+    ) -> String {
+        let s = self.fresh();
+        match &mut self.work {
+            Some(a) => {
+                let off = a.base + a.cur;
+                a.cur += (rows * cols).max(1);
+                a.peak = a.peak.max(a.cur);
+                let _ = writeln!(
+                    code,
+                    "    double *{s} = ps_work + {off};\n    memset({s}, 0, sizeof(double) * {});",
+                    (rows * cols).max(1)
+                );
+            }
+            None => {
+                let _ = writeln!(code, "    double *{s} = ps_new({rows}, {cols});");
+                frees.push(s.clone());
+            }
+        }
+        s
     }
 
     pub(super) fn ptr(&self, id: usize) -> String {
@@ -130,8 +181,7 @@ impl<'a> Emitter<'a> {
                 return (p, ld, t);
             }
         }
-        let s = self.fresh();
-        let _ = writeln!(code, "    double *{s} = ps_new({}, {});", v.rows, v.cols);
+        let s = self.scratch_matrix(code, frees, v.rows, v.cols);
         let dst = V {
             view: View::Base {
                 ptr: s.clone(),
@@ -141,7 +191,6 @@ impl<'a> Emitter<'a> {
             cols: v.cols,
         };
         self.copy(code, &dst, v);
-        frees.push(s.clone());
         (s, v.rows, false)
     }
 
@@ -160,8 +209,7 @@ impl<'a> Emitter<'a> {
             }
             return (p, ld, String::new());
         }
-        let s = self.fresh();
-        let _ = writeln!(code, "    double *{s} = ps_new({}, {});", v.rows, v.cols);
+        let s = self.scratch_matrix(code, frees, v.rows, v.cols);
         let dst = V {
             view: View::Base {
                 ptr: s.clone(),
@@ -175,7 +223,6 @@ impl<'a> Emitter<'a> {
         }
         let mut scatter = String::new();
         self.copy(&mut scatter, v, &dst);
-        frees.push(s.clone());
         (s, v.rows, scatter)
     }
 

@@ -23,12 +23,14 @@
 //! `catalogue` (catalogue nests as C), `library` (blocked kernels from `polyscan_kernels`),
 //! `emitter` (the state shared by the back ends), `backend_nests`, `backend_generated` and
 //! `backend_blas` (a form as code), `step` (a step as code), `assemble` (the whole program,
-//! around the C runtime in `c/`).
+//! around the C runtime in `c/`), `capi` (the sequence as a C function with a workspace,
+//! `--emit c-api`; `c/capi_driver.c` checks it).
 
 mod assemble;
 mod backend_blas;
 mod backend_generated;
 mod backend_nests;
+mod capi;
 mod catalogue;
 mod emitter;
 mod form;
@@ -39,5 +41,6 @@ mod step;
 mod view;
 
 pub use assemble::emit;
+pub use capi::{c_identifier, emit_api, EmittedApi};
 pub use options::{Backend, EmittedProgram, ProgramOptions};
 pub use sizes::resize;

@@ -32,6 +32,7 @@ impl Emitter<'_> {
 
     /// The code of one step.
     pub(super) fn step(&mut self, code: &mut String, s: &Step) -> Result<(), LaError> {
+        self.begin_step();
         let out = s.out;
         let vo = self.base(out);
         let _ = writeln!(

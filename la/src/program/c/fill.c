@@ -1,9 +1,3 @@
-static void ps_fill_identity(double *a, int64_t n)
-{
-  memset(a, 0, sizeof(double) * (size_t)(n * n));
-  for (int64_t i = 0; i < n; i++) a[i + i * n] = 1.0;
-}
-
 /* General, or triangular: entries in [-1, 1) with a dominant diagonal (well conditioned,
    also for rectangular full-rank matrices); unit diagonal: off-diagonal entries scaled
    by 1 / max(r, c), which keeps a unit triangle well conditioned. */
