@@ -5,51 +5,11 @@
 //! one dirty workspace, packed and padded leading dimensions), residuals below 1e-8; plus
 //! the command line's errors. Skipped without a C compiler; blas also without OpenBLAS.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-fn polyscan(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_polyscan"))
-        .args(args)
-        .output()
-        .expect("run polyscan");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn problems() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/la");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("examples/la")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "la"))
-        .collect();
-    v.sort();
-    assert_eq!(v.len(), 25, "the 25 problems of Linnea's Appendix A");
-    v
-}
-
-/// The factor that brings the largest declared size down to about 48.
-fn scale_for(path: &Path) -> f64 {
-    let src = std::fs::read_to_string(path).expect("read problem");
-    let largest = src
-        .lines()
-        .filter_map(|l| {
-            let (name, value) = l.split_once('=')?;
-            let name = name.trim();
-            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric()) {
-                return None;
-            }
-            value.trim().parse::<u64>().ok()
-        })
-        .max()
-        .unwrap_or(48);
-    (48.0 / largest as f64).min(1.0)
-}
+mod common;
+use common::la::{polyscan, problems, scale_for};
 
 fn compiles(dir: &Path, body: &str, libs: &[&str]) -> bool {
     let c = dir.join("probe.c");
