@@ -60,6 +60,7 @@ pub mod chain;
 pub mod error;
 pub mod infer;
 pub mod interp;
+pub mod inverses;
 /// The kernel catalogue (names, costs, iteration domains) lives with the blocked kernels.
 pub use polyscan_kernels::catalogue as kernels;
 pub mod lower;

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::ast::{Expr, Program};
 use super::error::LaError;
+use super::inverses::{merges, splits};
 use super::kernels::cost;
 use super::lower::{lower, Lowered};
 use super::norm::{mentions, normalise, simplify, substitute, Base, Env, Factor, Sum, Term};
@@ -280,6 +281,19 @@ pub fn rewrites(env: &Env, s: &Sum) -> Vec<Sum> {
                     out.push(s2);
                 }
             }
+        }
+    }
+    // Merge adjacent inverses (`inv(X)*inv(Y)` as `inv(Y*X)`) or split an inverted product
+    // at a cut into square parts; see `inverses` for the identities and their conditions.
+    for (ti, t) in s.terms.iter().enumerate() {
+        for nt in merges(env, t).into_iter().chain(splits(env, t)) {
+            let mut terms = s.terms.clone();
+            terms[ti] = nt;
+            out.push(Sum {
+                terms,
+                rows: s.rows,
+                cols: s.cols,
+            });
         }
     }
     // Factor a common prefix or suffix out of two terms (quadratic in the terms, hence
