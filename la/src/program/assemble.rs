@@ -171,18 +171,24 @@ pub(super) fn naive(e: &Expr, code: &mut String, tmp: &mut usize) -> (String, bo
 /// (shapes, kernels it included) and the sequence's statements (entity `i` is `ps_v[i]`).
 /// `arena` gives, from the entities' shapes, where step scratch starts in a caller's
 /// workspace `ps_work` (the C API); `None` from it allocates scratch per step.
+/// With `threads` above 1 the `Generated` back end's blocked kernels are emitted with
+/// OpenMP pragmas on their independent tile loops.
 pub(super) fn sequence<'s>(
     p: &Program,
     sol: &'s Solution,
     opts: &ProgramOptions,
+    threads: u32,
     arena: impl FnOnce(&Program, &[(u64, u64)]) -> Option<u64>,
 ) -> Result<(Program, Emitter<'s>, String), LaError> {
+    check_threads(opts.backend, threads)?;
     let q = resize(p, &opts.sizes, opts.scale)?;
     let env = &sol.lowered.env;
     let steps = &sol.lowered.steps;
     let shapes = run_shapes(env, steps, &q)?;
     let base = arena(&q, &shapes);
     let mut em = Emitter::new(env, shapes, opts.backend);
+    em.lib
+        .set_openmp(threads > 1 && opts.backend == Backend::Generated);
     em.work = base.map(|base| Arena {
         base,
         ..Arena::default()
@@ -205,14 +211,45 @@ pub(super) fn kernel_support(src: &mut String, em: &Emitter) {
     em.lib.append_to(src);
 }
 
-/// The complete program for `sol` (solved for `p` at its declared sizes).
+/// `--threads N`: at least 1; above 1 only for the back ends that use threads (`Generated`:
+/// OpenMP in the blocked kernels, `Blas`: OpenBLAS's threads).
+pub(super) fn check_threads(backend: Backend, threads: u32) -> Result<(), LaError> {
+    if threads == 0 {
+        return Err(LaError::Unsupported(
+            "the thread count must be at least 1".into(),
+        ));
+    }
+    if threads > 1 && backend == Backend::Nests {
+        return Err(LaError::Unsupported(
+            "more than one thread needs the generated or blas back end (the nests back end is serial)".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The complete program for `sol` (solved for `p` at its declared sizes), one thread.
 pub fn emit(p: &Program, sol: &Solution, opts: &ProgramOptions) -> Result<EmittedProgram, LaError> {
+    emit_threads(p, sol, opts, 1)
+}
+
+/// The complete program for `sol` running the kernel sequence on `threads` threads: with
+/// more than one, `Blas` sets OpenBLAS's thread count in `main`, and `Generated` emits its
+/// blocked kernels with OpenMP pragmas (as `polyscan kernel --openmp`; build with
+/// `-fopenmp`) and sets OpenMP's thread count in `main`. One thread gives [`emit`]'s text.
+pub fn emit_threads(
+    p: &Program,
+    sol: &Solution,
+    opts: &ProgramOptions,
+    threads: u32,
+) -> Result<EmittedProgram, LaError> {
     if !(opts.tolerance.is_finite() && opts.tolerance > 0.0) {
         return Err(LaError::Unsupported(
             "the tolerance must be positive".into(),
         ));
     }
-    let (q, em, seq) = sequence(p, sol, opts, |_, _| None)?;
+    let (q, em, seq) = sequence(p, sol, opts, threads, |_, _| None)?;
+    // Only more than one thread changes the text: one thread is the serial program.
+    let omp = threads > 1 && opts.backend == Backend::Generated;
     let env = &sol.lowered.env;
     let steps = &sol.lowered.steps;
     let kernel_names: Vec<&str> = steps
@@ -231,9 +268,27 @@ pub fn emit(p: &Program, sol: &Solution, opts: &ProgramOptions) -> Result<Emitte
         opts.backend.name(),
         opts.seed,
         sizes.join(", "),
-        if opts.backend == Backend::Blas { " -lopenblas" } else { "" }
+        match (opts.backend, omp) {
+            (Backend::Blas, _) => " -lopenblas",
+            (_, true) => " -fopenmp",
+            _ => "",
+        }
     );
+    if threads > 1 {
+        let _ = writeln!(
+            src,
+            "/* Threads: {threads} ({}). */",
+            if omp {
+                "OpenMP in the blocked kernels' independent tile loops, set in main; without -fopenmp the pragmas are ignored"
+            } else {
+                "OpenBLAS's, set in main"
+            }
+        );
+    }
     src.push_str(INCLUDES);
+    if omp {
+        src.push_str("#ifdef _OPENMP\n#include <omp.h>\n#endif\n");
+    }
     // The tolerance is a default `-DPS_TOL` can override, like `PS_REPS` below.
     let _ = writeln!(
         src,
@@ -272,12 +327,18 @@ pub fn emit(p: &Program, sol: &Solution, opts: &ProgramOptions) -> Result<Emitte
     // main
     let _ = writeln!(src, "int main(void)\n{{");
     if opts.backend == Backend::Blas {
-        let _ = writeln!(src, "  openblas_set_num_threads(1);");
+        let _ = writeln!(src, "  openblas_set_num_threads({threads});");
     } else {
-        // One thread like the kernel sequence, set before OpenBLAS starts any.
+        // As many threads as the kernel sequence, set before OpenBLAS starts any.
         let _ = writeln!(
             src,
-            "#ifdef PS_NAIVE_BLAS\n  openblas_set_num_threads(1);\n#endif"
+            "#ifdef PS_NAIVE_BLAS\n  openblas_set_num_threads({threads});\n#endif"
+        );
+    }
+    if omp {
+        let _ = writeln!(
+            src,
+            "#ifdef _OPENMP\n  omp_set_num_threads({threads});\n#endif"
         );
     }
     let _ = writeln!(src, "  ps_state = {}ull;", opts.seed);

@@ -81,6 +81,23 @@ pub fn emit_api(
     name: &str,
     header_name: &str,
 ) -> Result<EmittedApi, LaError> {
+    emit_api_threads(p, sol, opts, 1, name, header_name)
+}
+
+/// [`emit_api`] for callers running the function on `threads` threads. The function sets
+/// no thread count itself (that is the caller's, process-wide): with more than one thread,
+/// `Generated` emits its blocked kernels with OpenMP pragmas on their independent tile loops
+/// (build with `-fopenmp`; the caller's `omp_set_num_threads` or `OMP_NUM_THREADS` applies),
+/// and `Blas` only says in the source's comment that the caller sets
+/// `openblas_set_num_threads`. One thread gives [`emit_api`]'s text.
+pub fn emit_api_threads(
+    p: &Program,
+    sol: &Solution,
+    opts: &ProgramOptions,
+    threads: u32,
+    name: &str,
+    header_name: &str,
+) -> Result<EmittedApi, LaError> {
     if c_identifier(name) != name {
         return Err(LaError::Unsupported(format!(
             "'{name}' is not a valid C identifier for the C API"
@@ -88,7 +105,7 @@ pub fn emit_api(
     }
     // Workspace: entities the caller does not pass, then step scratch.
     let mut offsets: Vec<Option<u64>> = Vec::new();
-    let (q, em, seq) = sequence(p, sol, opts, |q, shapes| {
+    let (q, em, seq) = sequence(p, sol, opts, threads, |q, shapes| {
         let mut next = 0u64;
         for (i, &(r, c)) in shapes.iter().enumerate() {
             let passed = q.operands.get(i).is_some_and(|o| is_param(o.kind));
@@ -210,6 +227,17 @@ pub fn emit_api(
             ""
         }
     );
+    if threads > 1 {
+        let _ = writeln!(
+            src,
+            "/* Threads ({threads}): the caller's setting, {}. */",
+            if opts.backend == super::Backend::Blas {
+                "openblas_set_num_threads(n) before the call"
+            } else {
+                "compile with -fopenmp; the blocked kernels' independent tile loops run on\n   omp_set_num_threads(n) or OMP_NUM_THREADS threads"
+            }
+        );
+    }
     let _ = writeln!(src, "#include {}", c_string(header_name));
     src.push_str("#include <setjmp.h>\n");
     src.push_str(INCLUDES);

@@ -15,6 +15,9 @@ pub(super) struct Library {
     chunks: Vec<String>,
     /// Whether the solvers' shared workspace code is needed.
     solver: bool,
+    /// Kernels emitted with `#pragma omp parallel for` on their independent tile loops
+    /// (`polyscan kernel --openmp`; `--threads N` above 1).
+    openmp: bool,
 }
 
 /// Catalogue kernels whose `polyscan_d*` argument conventions this module knows.
@@ -37,7 +40,14 @@ impl Library {
             available: Vec::new(),
             chunks: Vec::new(),
             solver: false,
+            openmp: false,
         }
+    }
+
+    /// Kernels included from now on are emitted as `polyscan kernel --openmp` emits them
+    /// (each brings the OpenMP prelude, guarded by `#ifdef _OPENMP`).
+    pub(super) fn set_openmp(&mut self, openmp: bool) {
+        self.openmp = openmp;
     }
 
     /// Whether `kernel` can be called from the generated library (emitting it on first
@@ -54,7 +64,10 @@ impl Library {
             Err(polyscan_kernels::KernelError::BadInput(_)) => return Ok(false),
             Err(e) => return Err(LaError::Unsupported(e.to_string())),
         };
-        let req = polyscan_kernels::Request::new(blas);
+        let req = polyscan_kernels::Request {
+            openmp: self.openmp,
+            ..polyscan_kernels::Request::new(blas)
+        };
         let parts = match polyscan_kernels::emit_parts(&req) {
             Ok(p) => p,
             Err(polyscan_kernels::KernelError::BadInput(_)) => return Ok(false),
@@ -65,6 +78,11 @@ impl Library {
         // after it so that the next kernel can define its own.
         let mut text = parts.own();
         for name in &parts.defines {
+            // The OpenMP prelude's macros are the same in every kernel (`PS_OMP_MIN` only
+            // where not yet defined): kept, so that `-DPS_OMP_MIN=...` reaches them all.
+            if self.openmp && is_prelude_macro(name) {
+                continue;
+            }
             let _ = writeln!(text, "#undef {name}");
         }
         self.solver |= parts.solver;
@@ -87,4 +105,13 @@ impl Library {
             }
         }
     }
+}
+
+/// Whether `name` is defined by the OpenMP prelude every `--openmp` kernel starts with.
+fn is_prelude_macro(name: &str) -> bool {
+    polyscan_kernels::omp::PRELUDE.lines().any(|l| {
+        l.strip_prefix("#define ")
+            .and_then(|d| d.split_whitespace().next())
+            == Some(name)
+    })
 }

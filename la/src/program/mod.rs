@@ -40,7 +40,7 @@ mod sizes;
 mod step;
 mod view;
 
-pub use assemble::emit;
-pub use capi::{c_identifier, emit_api, EmittedApi};
+pub use assemble::{emit, emit_threads};
+pub use capi::{c_identifier, emit_api, emit_api_threads, EmittedApi};
 pub use options::{Backend, EmittedProgram, ProgramOptions};
 pub use sizes::resize;
