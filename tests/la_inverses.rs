@@ -5,33 +5,10 @@
 //! so an unsound merge (e.g. a Cholesky of a product of SPD matrices) fails.
 
 mod common;
-
-use polyscan_la::interp::{check, scaled};
+use common::la::{kernels, solved};
 use polyscan_la::kernels::Kernel;
 use polyscan_la::parse::parse;
-use polyscan_la::search::{solve, SearchOptions, Solution};
-
-/// The solution of `src`, after checking its sequence numerically at a tenth of the sizes.
-fn solved(src: &str) -> Solution {
-    let p = parse(src).unwrap_or_else(|e| panic!("{e}"));
-    let s = solve(&p, SearchOptions::default()).unwrap_or_else(|e| panic!("{e}"));
-    for seed in [1, 2] {
-        let rel = check(&scaled(&p, 10, 3), &s.lowered.env, &s.lowered.steps, seed)
-            .unwrap_or_else(|e| panic!("{e}"));
-        assert!(rel < 1e-8, "relative difference {rel:e}\n{src}");
-    }
-    s
-}
-
-/// The kernels of the sequence, without the final bindings of the outputs (copies).
-fn kernels(s: &Solution) -> Vec<Kernel> {
-    s.lowered
-        .steps
-        .iter()
-        .map(|s| s.kernel)
-        .filter(|k| *k != Kernel::Bind)
-        .collect()
-}
+use polyscan_la::search::{solve, SearchOptions};
 
 const N: f64 = 100.0;
 const M: f64 = 1000.0;

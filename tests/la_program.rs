@@ -7,28 +7,10 @@
 //! The problems are split over a few tests so that cargo's test threads compile them in
 //! parallel (one compile per problem and back end).
 
-use std::process::Command;
-
 mod common;
-use common::la::{polyscan, problems, scale_for};
+use common::la::{openblas_available, polyscan, problems, scale_for};
 
-fn openblas_available() -> bool {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let c = dir.path().join("p.c");
-    std::fs::write(
-        &c,
-        "double cblas_ddot(int, const double *, int, const double *, int);\n\
-         int main(void) { double x = 1.0; return cblas_ddot(1, &x, 1, &x, 1) == 1.0 ? 0 : 1; }\n",
-    )
-    .expect("write probe");
-    Command::new("cc")
-        .arg(&c)
-        .arg("-o")
-        .arg(dir.path().join("p"))
-        .arg("-lopenblas")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
+use std::process::Command;
 
 /// Runs every problem of `range` (indices into the sorted list) with `backend`.
 fn run_problems(range: std::ops::Range<usize>, backend: &str) {

@@ -2,24 +2,12 @@
 //! direct evaluation of the formula by the reference interpreter, and as a C program with
 //! every back end (the program checks its residual against a naive evaluation).
 
-use std::process::Command;
-
-use polyscan_la::interp::{check, scaled};
+mod common;
+use common::la::{openblas_available, solved};
 use polyscan_la::kernels::Kernel;
-use polyscan_la::parse::parse;
-use polyscan_la::search::{solve, SearchOptions, Solution};
+use polyscan_la::search::Solution;
 
-/// The solution of `src`, after checking its sequence numerically at a tenth of the sizes.
-fn solved(src: &str) -> Solution {
-    let p = parse(src).unwrap_or_else(|e| panic!("{e}"));
-    let s = solve(&p, SearchOptions::default()).unwrap_or_else(|e| panic!("{e}"));
-    for seed in [1, 2] {
-        let rel = check(&scaled(&p, 10, 3), &s.lowered.env, &s.lowered.steps, seed)
-            .unwrap_or_else(|e| panic!("{e}"));
-        assert!(rel < 1e-8, "relative difference {rel:e}\n{src}");
-    }
-    s
-}
+use std::process::Command;
 
 fn count(s: &Solution, k: Kernel) -> usize {
     s.lowered.steps.iter().filter(|st| st.kernel == k).count()
@@ -67,24 +55,6 @@ fn no_syr2k_where_it_does_not_apply() {
     ));
     assert_eq!(count(&s, Kernel::Syr2k), 0);
     assert_eq!(count(&s, Kernel::Gemm), 1);
-}
-
-fn openblas_available() -> bool {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let c = dir.path().join("p.c");
-    std::fs::write(
-        &c,
-        "double cblas_ddot(int, const double *, int, const double *, int);\n\
-         int main(void) { double x = 1.0; return cblas_ddot(1, &x, 1, &x, 1) == 1.0 ? 0 : 1; }\n",
-    )
-    .expect("write probe");
-    Command::new("cc")
-        .arg(&c)
-        .arg("-o")
-        .arg(dir.path().join("p"))
-        .arg("-lopenblas")
-        .output()
-        .is_ok_and(|o| o.status.success())
 }
 
 /// The emitted program runs SYR2K with every back end, with alpha 1 and with a scalar

@@ -1,8 +1,13 @@
 //! Helpers the `polyscan la` program tests share: running the binary, the 25 application
-//! problems of examples/la, and the scale that brings them to test sizes.
+//! problems of examples/la, the scale that brings them to test sizes, solving a problem
+//! with its sequence checked against direct evaluation, and whether OpenBLAS links.
 
 #![allow(dead_code)] // each test file uses its own subset
 
+use polyscan_la::interp::{check, scaled};
+use polyscan_la::kernels::Kernel;
+use polyscan_la::parse::parse;
+use polyscan_la::search::{solve, SearchOptions, Solution};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -49,4 +54,47 @@ pub fn scale_for(path: &Path) -> f64 {
         .max()
         .unwrap_or(48);
     (48.0 / largest as f64).min(1.0)
+}
+
+/// The solution of `src`, after checking its sequence numerically at a tenth of the sizes
+/// (seeds 1 and 2, relative difference below 1e-8 against direct evaluation).
+pub fn solved(src: &str) -> Solution {
+    let p = parse(src).unwrap_or_else(|e| panic!("{e}"));
+    let s = solve(&p, SearchOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    for seed in [1, 2] {
+        let rel = check(&scaled(&p, 10, 3), &s.lowered.env, &s.lowered.steps, seed)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(rel < 1e-8, "relative difference {rel:e}\n{src}");
+    }
+    s
+}
+
+/// The kernels of the sequence, without the final bindings of the outputs (copies).
+pub fn kernels(s: &Solution) -> Vec<Kernel> {
+    s.lowered
+        .steps
+        .iter()
+        .map(|s| s.kernel)
+        .filter(|k| *k != Kernel::Bind)
+        .collect()
+}
+
+/// Whether a program calling CBLAS compiles and links with `cc ... -lopenblas`.
+pub fn openblas_available() -> bool {
+    let Ok(dir) = tempfile::tempdir() else {
+        return false;
+    };
+    let c = dir.path().join("p.c");
+    let probe = "double cblas_ddot(int, const double *, int, const double *, int);\n\
+         int main(void) { double x = 1.0; return cblas_ddot(1, &x, 1, &x, 1) == 1.0 ? 0 : 1; }\n";
+    if std::fs::write(&c, probe).is_err() {
+        return false;
+    }
+    Command::new("cc")
+        .arg(&c)
+        .arg("-o")
+        .arg(dir.path().join("p"))
+        .arg("-lopenblas")
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
