@@ -400,45 +400,45 @@ fn compile_and_run(
 
 /// Builds a program calling the OpenMP runtime with -fopenmp.
 fn check_openmp(cc: &str, dir: &Path) -> Result<(), Diagnostic> {
-    let probe = dir.join("omp_probe.c");
     let text = "#include <omp.h>\nint main(void) { omp_set_num_threads(2); return omp_get_max_threads() == 2 ? 0 : 1; }\n";
-    std::fs::write(&probe, text).map_err(|e| resource(format!("cannot write a probe: {e}")))?;
-    let out = Command::new(cc)
-        .arg("-fopenmp")
-        .arg(&probe)
-        .arg("-o")
-        .arg(dir.join("omp_probe"))
-        .output()
-        .map_err(|e| resource(format!("cannot run {cc}: {e}")))?;
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(resource(
-            "--threads above 1 with --backend generated needs OpenMP (-fopenmp and omp.h): building a probe with -fopenmp failed",
-        ))
-    }
+    probe(cc, dir, "omp_probe", text, &["-fopenmp"],
+        "--threads above 1 with --backend generated needs OpenMP (-fopenmp and omp.h): building a probe with -fopenmp failed",
+    )
 }
 
 /// Links a two-line program against -lopenblas: CBLAS and LAPACK symbols must resolve.
 fn check_openblas(cc: &str, dir: &Path) -> Result<(), Diagnostic> {
-    let probe = dir.join("probe.c");
     let text = "double cblas_ddot(int, const double *, int, const double *, int);\n\
                 void dpotrf_(const char *, const int *, double *, const int *, int *);\n\
                 int main(void) { double x = 4.0; int n = 1, info = 0; dpotrf_(\"L\", &n, &x, &n, &info);\n\
                 return cblas_ddot(1, &x, 1, &x, 1) == 4.0 ? 0 : 1; }\n";
-    std::fs::write(&probe, text).map_err(|e| resource(format!("cannot write a probe: {e}")))?;
+    probe(cc, dir, "probe", text, &["-lopenblas"],
+        "--backend blas and --naive blas need OpenBLAS (libopenblas with CBLAS and LAPACK symbols; e.g. apt-get install libopenblas-dev): linking with -lopenblas failed",
+    )
+}
+
+/// Compiles `text` as `dir/NAME.c` with `flags` (after the source, so that libraries link):
+/// a missing tool when it does not build, `missing` saying which.
+fn probe(
+    cc: &str,
+    dir: &Path,
+    name: &str,
+    text: &str,
+    flags: &[&str],
+    missing: &str,
+) -> Result<(), Diagnostic> {
+    let source = dir.join(format!("{name}.c"));
+    std::fs::write(&source, text).map_err(|e| resource(format!("cannot write a probe: {e}")))?;
     let out = Command::new(cc)
-        .arg(&probe)
+        .arg(&source)
         .arg("-o")
-        .arg(dir.join("probe"))
-        .arg("-lopenblas")
+        .arg(dir.join(name))
+        .args(flags)
         .output()
         .map_err(|e| resource(format!("cannot run {cc}: {e}")))?;
     if out.status.success() {
         Ok(())
     } else {
-        Err(resource(
-            "--backend blas and --naive blas need OpenBLAS (libopenblas with CBLAS and LAPACK symbols; e.g. apt-get install libopenblas-dev): linking with -lopenblas failed",
-        ))
+        Err(resource(missing))
     }
 }

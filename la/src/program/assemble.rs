@@ -10,6 +10,7 @@ use super::sizes::{resize, run_shapes};
 use crate::ast::{Expr, Kind, Program};
 use crate::error::LaError;
 use crate::kernels::Kernel;
+use crate::norm::Entity;
 use crate::properties::{Prop, Props};
 use crate::search::Solution;
 
@@ -42,6 +43,15 @@ const RUNTIME: &str = concat!(
 
 /// CBLAS and LAPACK prototypes of the `Blas` back end (after a blank line).
 const BLAS_DECLS: &str = concat!("\n", include_str!("c/blas_decls.h"));
+
+/// [`fill`] for entity `i` of the search's environment at run shape `r` x `c`: a declared
+/// operand with its declaration's kind, value and properties, a temporary with its own.
+pub(super) fn fill_entity(ptr: &str, q: &Program, e: &Entity, i: usize, r: u64, c: u64) -> String {
+    match q.operands.get(i) {
+        Some(o) => fill(ptr, o.kind, o.value, o.props, r, c),
+        None => fill(ptr, e.kind, e.value, e.props, r, c),
+    }
+}
 
 /// The fill call for an input operand. Banded operands (a known bandwidth on either side:
 /// triangles, Hessenberg, tridiagonal, `Banded`) get a fill that is zero outside the band.
@@ -347,16 +357,10 @@ pub fn emit_threads(
         let _ = writeln!(src, "  ps_v[{i}] = ps_new({r}, {c}); /* {} */", e.name);
         let is_input = i < q.operands.len() && !outputs.contains(&i);
         if is_input || e.kind == Kind::Constant {
-            let (kind, value, props) = if i < q.operands.len() {
-                let o = &q.operands[i];
-                (o.kind, o.value, o.props)
-            } else {
-                (e.kind, e.value, e.props)
-            };
             let _ = writeln!(
                 src,
                 "  {}",
-                fill(&format!("ps_v[{i}]"), kind, value, props, r, c)
+                fill_entity(&format!("ps_v[{i}]"), &q, e, i, r, c)
             );
         }
     }

@@ -14,7 +14,7 @@
 
 use std::fmt::Write as _;
 
-use super::assemble::{c_string, fill, kernel_support, naive, sequence, INCLUDES};
+use super::assemble::{c_string, fill, fill_entity, kernel_support, naive, sequence, INCLUDES};
 use super::options::ProgramOptions;
 use crate::ast::{Kind, Program};
 use crate::error::LaError;
@@ -312,15 +312,12 @@ pub fn emit_api_threads(
             (r * c).max(1)
         );
         let e = &env.entities[i];
-        let (kind, value, props) = match q.operands.get(i) {
-            Some(o) => (o.kind, o.value, o.props),
-            None => (e.kind, e.value, e.props),
-        };
+        let kind = q.operands.get(i).map_or(e.kind, |o| o.kind);
         if matches!(kind, Kind::Constant | Kind::Identity) {
             let _ = writeln!(
                 src,
                 "  {}",
-                fill(&format!("ps_v[{i}]"), kind, value, props, r, c)
+                fill_entity(&format!("ps_v[{i}]"), &q, e, i, r, c)
             );
         }
     }
