@@ -40,7 +40,7 @@ enum Ref {
 // 17: GEMM 2lmn, SYRK, POTRF, TRSM, SYRK.
 // 18: 2 SYRK, POTRF, GEMV, 2 TRSV.
 // 20, 21: GEMM 2n^2m, GEMM 2m^2n, POTRF, GEMVs, TRSVs.
-// 22: GEMM 2mn^2, GEMM 2m^2n, POTRF, GEMVs, TRSVs.
+// 22: (measured; was GEMM 2mn^2, GEMM 2m^2n before congruences G M G^T used Cholesky of M)
 // 23: POTRF(Cz), TRSM, SYRK, explicit inv(Cx) as in 07, POTRF, GEMVs.
 // 24: as 22, 2 TRSM nm^2 for K, GEMM 2n^2m.
 const PROBLEMS: &[(&str, Ref, usize)] = &[
@@ -49,7 +49,7 @@ const PROBLEMS: &[(&str, Ref, usize)] = &[
     ("a03_optimization", Ref::Measured(4.341e9), 0),
     ("a04_optimization", Ref::Derived(4.3513e9), 0),
     ("a05_signal_processing", Ref::Derived(5.0691e10), 0),
-    ("a06_triangular_inversion", Ref::Derived(3.2827e9), 1),
+    ("a06_triangular_inversion", Ref::Measured(3.283e9), 1),
     ("a07_ensemble_kalman", Ref::Derived(3.7867e10), 1),
     ("a08_ensemble_kalman", Ref::Derived(2.9453e11), 1),
     ("a09_ensemble_kalman", Ref::Derived(3.9733e10), 0),
@@ -65,16 +65,17 @@ const PROBLEMS: &[(&str, Ref, usize)] = &[
     ("a19_tikhonov", Ref::Measured(1.239e8), 0),
     ("a20_generalized_tikhonov", Ref::Derived(3.8440e9), 0),
     ("a21_generalized_tikhonov", Ref::Derived(3.8451e9), 0),
-    ("a22_lmmse", Ref::Derived(2.2142e10), 0),
+    ("a22_lmmse", Ref::Measured(1.432e10), 0),
     ("a23_lmmse", Ref::Derived(2.7650e10), 1),
     ("a24_lmmse", Ref::Derived(4.3137e10), 0),
     ("a25_kalman", Ref::Measured(5.34e8), 0),
 ];
 
-/// Problems where polyscan is (slightly) worse than the reference: known failing targets,
-/// checked by the ignored test below. A.6: X21 = -inv(L22) L21 reuses the TRSM result of
-/// X20 and pays a SCAL (k*m) that Linnea avoids with alpha = -1 and a GEMM with alpha -1.
-const KNOWN_WORSE: &[&str] = &["a06_triangular_inversion"];
+/// Targets below Linnea's own best, derived by hand with its kernels, that polyscan does not
+/// reach yet: checked by the ignored test below. A.6 (3.2831e9 FLOPs, Linnea's sequence and
+/// count): X21 = -inv(L22) L21 reuses the TRSM result of X20 and pays a SCAL (k*m) that a
+/// TRSM with alpha = -1 and a GEMM with alpha -1 would avoid.
+const STRICTER: &[(&str, Ref)] = &[("a06_triangular_inversion", Ref::Derived(3.2827e9))];
 
 impl Ref {
     /// The largest FLOP count that is not worse than the reference.
@@ -127,9 +128,6 @@ fn flops_no_worse_than_linnea() {
     for &(name, reference, _) in PROBLEMS {
         let (_, s) = run(name);
         assert!(s.lowered.flops <= s.naive_flops, "{name}: worse than naive");
-        if KNOWN_WORSE.contains(&name) {
-            continue;
-        }
         if s.lowered.flops > reference.bound() {
             failures.push(format!(
                 "{name}: {:.5e} > {:.5e}",
@@ -141,11 +139,11 @@ fn flops_no_worse_than_linnea() {
     assert!(failures.is_empty(), "{failures:?}");
 }
 
-/// Known failing targets (see [`KNOWN_WORSE`]); run with `--ignored` to see the ratios.
+/// Known failing targets (see [`STRICTER`]); run with `--ignored` to see the ratios.
 #[test]
 #[ignore = "known failing target: A.6 costs 1.0001x the derived best"]
-fn known_worse_problems_reach_the_reference() {
-    for &(name, reference, _) in PROBLEMS.iter().filter(|p| KNOWN_WORSE.contains(&p.0)) {
+fn stricter_targets_are_reached() {
+    for &(name, reference) in STRICTER {
         let (_, s) = run(name);
         assert!(
             s.lowered.flops <= reference.bound(),
@@ -187,8 +185,14 @@ fn sequences_agree_with_the_formula_numerically() {
 fn first_solution_is_fast() {
     for &(name, _, _) in PROBLEMS {
         let (_, s) = run(name);
-        // 50 ms is the target in release builds; debug test builds get some slack.
-        assert!(s.first_solution_s < 0.2, "{name}: {} s", s.first_solution_s);
+        // 50 ms is the target (issue 21) in release builds, where first solutions take 0.1
+        // to 2 ms; debug test builds get some slack.
+        let limit = if cfg!(debug_assertions) { 0.2 } else { 0.05 };
+        assert!(
+            s.first_solution_s < limit,
+            "{name}: {} s",
+            s.first_solution_s
+        );
         assert!(s.lowered.steps.iter().any(|k| k.kernel != Kernel::Bind));
     }
 }

@@ -97,3 +97,77 @@ fn syr2k_programs_agree_with_naive_evaluation() {
         assert!(syr2k >= 2, "{backend}: {syr2k} SYR2K\n{text}");
     }
 }
+
+/// A congruence `G M G^T` with an SPD or SPSD middle factor (issue 21, a22): Cholesky of
+/// `M`, then `W = G L` (TRMM) and `W W^T` (SYRK), where that beats SYMM + GEMM.
+#[test]
+fn congruence_with_definite_middle_uses_cholesky() {
+    let (m, n) = (300.0_f64, 400.0_f64);
+    for props in ["SPD", "SPSD"] {
+        let s = solved(&format!(
+            "m = 300\nn = 400\nMatrix A(m, n) <FullRank>\nMatrix S(n, n) <{props}>\nMatrix X(m, m) <>\nX = A * S * trans(A)\n"
+        ));
+        assert_eq!(
+            common::la::kernels(&s),
+            vec![Kernel::Potrf, Kernel::Trmm, Kernel::Syrk],
+            "{props}"
+        );
+        // POTRF n^3/3, TRMM m n^2, SYRK m^2 n (against 2mn^2 + 2m^2n multiplied out).
+        assert_eq!(s.lowered.flops, n * n * n / 3.0 + m * n * n + m * m * n);
+        // The other side: trans(A) * S * A with A n x m.
+        let s = solved(&format!(
+            "m = 300\nn = 400\nMatrix A(n, m) <FullRank>\nMatrix S(n, n) <{props}>\nMatrix X(m, m) <>\nX = trans(A) * S * A\n"
+        ));
+        assert_eq!(count(&s, Kernel::Potrf), 1, "{props}");
+        assert_eq!(count(&s, Kernel::Syrk), 1, "{props}");
+    }
+}
+
+#[test]
+fn no_congruence_where_it_does_not_pay_or_apply() {
+    // A wide G with few rows: SYMM + GEMM (2e7 FLOPs) beat POTRF (3.3e8).
+    let s = solved("m = 10\nn = 1000\nMatrix A(m, n) <>\nMatrix S(n, n) <SPD>\nMatrix X(m, m) <>\nX = A * S * trans(A)\n");
+    assert_eq!(count(&s, Kernel::Potrf), 0);
+    // Symmetric but not definite: no Cholesky factor exists.
+    let s = solved("m = 300\nn = 400\nMatrix A(m, n) <>\nMatrix S(n, n) <Symmetric>\nMatrix X(m, m) <>\nX = A * S * trans(A)\n");
+    assert_eq!(count(&s, Kernel::Potrf), 0);
+    // Not mirrored: A S B^T.
+    let s = solved("m = 300\nn = 400\nMatrix A(m, n) <>\nMatrix B(m, n) <>\nMatrix S(n, n) <SPD>\nMatrix X(m, m) <>\nX = A * S * trans(B)\n");
+    assert_eq!(count(&s, Kernel::Potrf), 0);
+    // The factor is reused: a solve with S elsewhere pays for it already.
+    let s = solved("m = 30\nn = 400\nMatrix A(m, n) <>\nMatrix S(n, n) <SPD>\nMatrix B(n, n) <>\nMatrix X(m, m) <>\nMatrix Y(n, n) <>\nY = inv(S) * B\nX = A * S * trans(A)\n");
+    assert_eq!(count(&s, Kernel::Potrf), 1);
+    assert_eq!(count(&s, Kernel::Syrk), 1);
+}
+
+/// The congruence runs as a C program with every back end and agrees with the naive
+/// evaluation (the program exits 1 if not).
+#[test]
+fn congruence_programs_agree_with_naive_evaluation() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("congruence.la");
+    std::fs::write(
+        &file,
+        "m = 31\nn = 45\nMatrix A(m, n) <FullRank>\nMatrix S(n, n) <SPSD>\nMatrix C(m, m) <SPD>\nMatrix X(m, m) <>\nX = A * S * trans(A) + C\n",
+    )
+    .expect("write problem");
+    let path = file.to_string_lossy().into_owned();
+    let mut backends = vec!["generated", "nests"];
+    if openblas_available() {
+        backends.push("blas");
+    }
+    for backend in backends {
+        let out = Command::new(env!("CARGO_BIN_EXE_polyscan"))
+            .args(["la", &path, "--run", "--backend", backend])
+            .output()
+            .expect("run polyscan");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{backend}:\n{text}\n{err}");
+        assert!(text.contains("result: ok"), "{backend}:\n{text}");
+        assert!(
+            text.lines().any(|l| l.starts_with("kernel POTRF")),
+            "{backend}:\n{text}"
+        );
+    }
+}

@@ -13,6 +13,7 @@ use super::kernels::{cost, Kernel};
 use super::norm::{chain_key, Base, Env, Factor, Sum, Term};
 use super::properties::{Prop, Props};
 
+mod congruence;
 mod rank2;
 
 /// An entity used as an argument, possibly transposed.
@@ -156,16 +157,33 @@ struct Lowering {
     memo: HashMap<String, Arg>,
     facts: HashMap<usize, Factorisation>,
     temps: usize,
+    /// Whether congruences with a definite middle factor may go through its Cholesky factor.
+    congruences: bool,
 }
 
-/// Lowers the assignments `(lhs, rhs)` in order.
+/// Lowers the assignments `(lhs, rhs)` in order: once multiplying congruences `G M G^T`
+/// out and once through the Cholesky factor of `M` (see `congruence`), keeping the cheaper.
+/// Which is cheaper is a property of the whole program, not of one product: `M G^T` may be
+/// a common subexpression that another term needs anyway (as in the LMMSE estimators).
 pub fn lower(env: &Env, stmts: &[(usize, Sum)]) -> Result<Lowered, LaError> {
+    let plain = lower_with(env, stmts, false);
+    let factored = lower_with(env, stmts, true);
+    match (plain, factored) {
+        (Ok(p), Ok(f)) => Ok(if f.flops < p.flops { f } else { p }),
+        (Ok(p), Err(_)) => Ok(p),
+        (Err(_), Ok(f)) => Ok(f),
+        (Err(e), Err(_)) => Err(e),
+    }
+}
+
+fn lower_with(env: &Env, stmts: &[(usize, Sum)], congruences: bool) -> Result<Lowered, LaError> {
     let mut lw = Lowering {
         env: env.clone(),
         steps: Vec::new(),
         memo: HashMap::new(),
         facts: HashMap::new(),
         temps: 0,
+        congruences,
     };
     for (lhs, rhs) in stmts {
         let props = sum_props(&lw.env, rhs);
@@ -607,6 +625,10 @@ impl Lowering {
             let memo = &self.memo;
             chain::solve(&els, &|k: &str| memo.contains_key(k))
         };
+        if let Some(out) = self.congruence(fs, plan.flops())? {
+            self.memo.insert(key, out);
+            return Ok(out);
+        }
         if let Some(out) = self.sandwich(fs, plan.flops())? {
             self.memo.insert(key, out);
             return Ok(out);
