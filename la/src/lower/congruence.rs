@@ -23,7 +23,7 @@ impl Lowering {
         plain_flops: f64,
     ) -> Result<Option<Arg>, LaError> {
         let n = fs.len();
-        if !self.congruences || n < 3 || n % 2 == 0 {
+        if !self.congruences || n < 3 || n.is_multiple_of(2) {
             return Ok(None);
         }
         let k = n / 2;
