@@ -1,7 +1,7 @@
 #!/bin/sh
 # The 25 application problems of Linnea's Appendix A (examples/la) at their declared sizes:
 # the chosen kernel sequence with polyscan's generated kernels, the same sequence with
-# OpenBLAS (one thread), and the naive evaluation of the formula (explicit inverses,
+# OpenBLAS (one thread unless THREADS says otherwise), and the naive evaluation of the formula (explicit inverses,
 # products left to right, as Linnea's Julia and numpy baselines do), as programs emitted
 # by `polyscan la --emit c`. Each program also runs the naive evaluation, as the reference
 # of its residuals (the naive time shown is the generated program's). Prints one markdown
@@ -11,7 +11,8 @@
 # Usage: sh benches/la_programs.sh [PROBLEM.la ...]        (default: all of examples/la)
 # Needs OpenBLAS (libopenblas-dev): the OpenBLAS column links with it.
 # Environment:
-#   NAIVE            blas: the naive evaluation calls OpenBLAS's DGEMM for products and
+#   NAIVE            none: no naive evaluation and no residuals (timing runs);
+#                    blas: the naive evaluation calls OpenBLAS's DGEMM for products and
 #                    LAPACK's DGETRF + DGETRI for inverses, one thread (-DPS_NAIVE_BLAS,
 #                    linked with -lopenblas): about 3 minutes for all 25 problems at their
 #                    declared sizes per program, 11 minutes for the whole script;
@@ -25,6 +26,11 @@
 #                    residual) only if it took at most this many seconds [default: TIMEOUT
 #                    with NAIVE=blas, 60 with loops]
 #   TIMEOUT          seconds per program run [default 900]
+#   THREADS          threads for both programs: `--threads N` (the generated kernels' tile
+#                    loops in OpenMP, compiled with -fopenmp; OpenBLAS with N threads)
+#                    [default 1]
+#   REPEAT           each program times its kernel sequence this many times and reports
+#                    the best (`--repeat N`) [default 1]
 #   TIME_LIMIT       search time per problem, seconds [default 2]
 #   CC               C compiler [default cc]
 set -eu
@@ -46,13 +52,24 @@ case "$NAIVE" in
     naive_libs=""
     naive_head="naive, loops (s)"
     ;;
+  none)
+    NAIVE_MAX_FLOPS=0
+    BLAS_NAIVE_MAX_S=0
+    naive_cflags=""
+    naive_libs=""
+    naive_head="naive (s)"
+    ;;
   *)
-    echo "NAIVE must be blas or loops, not '$NAIVE'" >&2
+    echo "NAIVE must be blas, loops or none, not '$NAIVE'" >&2
     exit 2
     ;;
 esac
 TIME_LIMIT=${TIME_LIMIT:-2}
+THREADS=${THREADS:-1}
+REPEAT=${REPEAT:-1}
 CC=${CC:-cc}
+omp_flags=""
+if [ "$THREADS" -gt 1 ]; then omp_flags="-fopenmp"; fi
 cargo build --release --quiet
 PS=target/release/polyscan
 tmp=$(mktemp -d)
@@ -72,8 +89,8 @@ worst() {
 le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; }
 sci() { awk -v a="$1" 'BEGIN { printf "%.2e", a }'; }
 
-echo "| problem | sizes | kernel sequence | FLOPs | generated (s) | OpenBLAS (s) | $naive_head | naive FLOPs | residual generated | residual OpenBLAS |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| problem | sizes | kernel sequence | FLOPs | generated (s) | OpenBLAS (s) | generated / OpenBLAS | $naive_head | naive FLOPs | residual generated | residual OpenBLAS |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for f in "$@"; do
   name=$(basename "$f" .la)
   echo "== $name" >&2
@@ -82,14 +99,15 @@ for f in "$@"; do
   naive_flops=$(echo "$json" | sed -n 's/.*"naive_flops": \([0-9.e+-]*\).*/\1/p')
   # One search for both back ends: the emitted programs must run the same sequence.
   for b in generated blas; do
-    "$PS" la "$f" --time-limit "$TIME_LIMIT" --emit c --backend "$b" -o "$tmp/$b.c"
+    "$PS" la "$f" --time-limit "$TIME_LIMIT" --emit c --backend "$b" --threads "$THREADS" \
+      --repeat "$REPEAT" -o "$tmp/$b.c"
   done
   gen_flags=""
   if ! le "$naive_flops" "$NAIVE_MAX_FLOPS"; then gen_flags="-DPS_NO_NAIVE"; fi
   # shellcheck disable=SC2086 # the flag lists are words or empty
-  $CC -O2 -march=native $naive_cflags $gen_flags "$tmp/generated.c" -o "$tmp/generated" -lm $naive_libs
+  $CC -O2 -march=native $omp_flags $naive_cflags $gen_flags "$tmp/generated.c" -o "$tmp/generated" -lm $naive_libs
   status=0
-  OPENBLAS_NUM_THREADS=1 timeout "$TIMEOUT" "$tmp/generated" > "$tmp/generated.out" 2>&1 || status=$?
+  OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=$THREADS timeout "$TIMEOUT" "$tmp/generated" > "$tmp/generated.out" 2>&1 || status=$?
   cat "$tmp/generated.out" >&2
   t_gen=$(field "time kernel sequence" "$tmp/generated.out")
   t_naive=$(field "time naive evaluation" "$tmp/generated.out")
@@ -112,7 +130,7 @@ for f in "$@"; do
   # shellcheck disable=SC2086
   $CC -O2 -march=native $naive_cflags $blas_flags "$tmp/blas.c" -o "$tmp/blas" -lm -lopenblas
   status=0
-  OPENBLAS_NUM_THREADS=1 timeout "$TIMEOUT" "$tmp/blas" > "$tmp/blas.out" 2>&1 || status=$?
+  OPENBLAS_NUM_THREADS=$THREADS timeout "$TIMEOUT" "$tmp/blas" > "$tmp/blas.out" 2>&1 || status=$?
   cat "$tmp/blas.out" >&2
   t_blas=$(field "time kernel sequence" "$tmp/blas.out")
   [ -n "$t_blas" ] || t_blas="timeout"
@@ -122,5 +140,6 @@ for f in "$@"; do
   seq_blas=$(sed -n 's/^kernels: //p' "$tmp/blas.out")
   [ "$seq_gen" = "$seq_blas" ] || seq_gen="$seq_gen (OpenBLAS program: $seq_blas)"
   sizes=$(sed -n 's/^sizes: //p' "$tmp/generated.out")
-  echo "| $name | $sizes | $seq_gen | $(sci "$flops") | $t_gen | $t_blas | $t_naive | $(sci "$naive_flops") | $r_gen | $r_blas |"
+  ratio=$(awk -v g="$t_gen" -v b="$t_blas" 'BEGIN { if (g + 0 > 0 && b + 0 > 0) printf "%.2f", g / b; else print "-" }')
+  echo "| $name | $sizes | $seq_gen | $(sci "$flops") | $t_gen | $t_blas | $ratio | $t_naive | $(sci "$naive_flops") | $r_gen | $r_blas |"
 done
