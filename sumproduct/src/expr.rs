@@ -1,0 +1,179 @@
+//! Element-wise linear algebra as SPORES takes it as input: products, element-wise products
+//! and sums, powers, aggregates and transposes over named operands of known shape and
+//! sparsity.
+
+use std::collections::BTreeMap;
+
+use crate::error::SumProductError;
+use crate::relation::Coef;
+
+/// A linear-algebra expression.
+#[derive(Debug, Clone, PartialEq)]
+pub enum La {
+    /// A named operand (its shape is in [`Shapes`]).
+    Operand(String),
+    /// A constant scalar.
+    Num(Coef),
+    /// The matrix product.
+    MatMul(Box<La>, Box<La>),
+    /// The element-wise product; a `1 x 1` factor scales the other, a column (row) vector
+    /// multiplies every column (row) of a matrix, as SystemML broadcasts.
+    Times(Box<La>, Box<La>),
+    /// The element-wise sum of two operands of one shape.
+    Plus(Box<La>, Box<La>),
+    /// The element-wise power `k >= 1`.
+    Power(Box<La>, u32),
+    /// The sum of all entries (`1 x 1`).
+    Sum(Box<La>),
+    /// The sums of the rows (a column).
+    RowSums(Box<La>),
+    /// The sums of the columns (a row).
+    ColSums(Box<La>),
+    /// The transpose.
+    Trans(Box<La>),
+}
+
+#[allow(clippy::should_implement_trait)]
+impl La {
+    /// The operand `name`.
+    pub fn op(name: &str) -> La {
+        La::Operand(name.to_string())
+    }
+    /// The constant `n`.
+    pub fn num(n: i64) -> La {
+        La::Num(Coef::int(n))
+    }
+    /// `self * o` (matrix product).
+    pub fn mm(self, o: La) -> La {
+        La::MatMul(Box::new(self), Box::new(o))
+    }
+    /// `self .* o`.
+    pub fn times(self, o: La) -> La {
+        La::Times(Box::new(self), Box::new(o))
+    }
+    /// `self + o`.
+    pub fn plus(self, o: La) -> La {
+        La::Plus(Box::new(self), Box::new(o))
+    }
+    /// `self - o`, as `self + (-1) .* o`.
+    pub fn minus(self, o: La) -> La {
+        self.plus(La::num(-1).times(o))
+    }
+    /// `self .^ k`.
+    pub fn pow(self, k: u32) -> La {
+        La::Power(Box::new(self), k)
+    }
+    /// `sum(self)`.
+    pub fn sum(self) -> La {
+        La::Sum(Box::new(self))
+    }
+    /// `rowSums(self)`.
+    pub fn row_sums(self) -> La {
+        La::RowSums(Box::new(self))
+    }
+    /// `colSums(self)`.
+    pub fn col_sums(self) -> La {
+        La::ColSums(Box::new(self))
+    }
+    /// `trans(self)`.
+    pub fn t(self) -> La {
+        La::Trans(Box::new(self))
+    }
+}
+
+/// An operand's shape and the number of its nonzero entries.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Operand {
+    /// Rows.
+    pub rows: u64,
+    /// Columns.
+    pub cols: u64,
+    /// Nonzero entries (`rows * cols` for a dense operand).
+    pub nnz: f64,
+}
+
+impl Operand {
+    /// A dense operand.
+    pub fn dense(rows: u64, cols: u64) -> Operand {
+        Operand {
+            rows,
+            cols,
+            nnz: rows as f64 * cols as f64,
+        }
+    }
+    /// A sparse operand with `nnz` nonzeros.
+    pub fn sparse(rows: u64, cols: u64, nnz: f64) -> Operand {
+        Operand { rows, cols, nnz }
+    }
+    /// Nonzeros over entries.
+    pub fn density(&self) -> f64 {
+        let size = self.rows as f64 * self.cols as f64;
+        if size == 0.0 {
+            0.0
+        } else {
+            (self.nnz / size).min(1.0)
+        }
+    }
+}
+
+/// The operands of an expression by name.
+pub type Shapes = BTreeMap<String, Operand>;
+
+impl La {
+    /// The shape `(rows, cols)` of the value, checking every operation's operands.
+    pub fn shape(&self, shapes: &Shapes) -> Result<(u64, u64), SumProductError> {
+        let bad = |op, l: (u64, u64), r: (u64, u64)| SumProductError::Shape {
+            op,
+            left: format!("{} x {}", l.0, l.1),
+            right: format!("{} x {}", r.0, r.1),
+        };
+        Ok(match self {
+            La::Operand(n) => {
+                let o = shapes
+                    .get(n)
+                    .ok_or_else(|| SumProductError::UnknownOperand(n.clone()))?;
+                (o.rows, o.cols)
+            }
+            La::Num(_) => (1, 1),
+            La::MatMul(a, b) => {
+                let (l, r) = (a.shape(shapes)?, b.shape(shapes)?);
+                if l.1 != r.0 {
+                    return Err(bad("matrix product", l, r));
+                }
+                (l.0, r.1)
+            }
+            La::Times(a, b) => {
+                let (l, r) = (a.shape(shapes)?, b.shape(shapes)?);
+                let out = (l.0.max(r.0), l.1.max(r.1));
+                if !(broadcasts(l, out) && broadcasts(r, out)) {
+                    return Err(bad("element-wise product", l, r));
+                }
+                out
+            }
+            La::Plus(a, b) => {
+                let (l, r) = (a.shape(shapes)?, b.shape(shapes)?);
+                if l != r {
+                    return Err(bad("sum", l, r));
+                }
+                l
+            }
+            La::Power(a, _) => a.shape(shapes)?,
+            La::Sum(a) => {
+                a.shape(shapes)?;
+                (1, 1)
+            }
+            La::RowSums(a) => (a.shape(shapes)?.0, 1),
+            La::ColSums(a) => (1, a.shape(shapes)?.1),
+            La::Trans(a) => {
+                let (r, c) = a.shape(shapes)?;
+                (c, r)
+            }
+        })
+    }
+}
+
+/// Whether a value of shape `s` broadcasts to shape `out`: equal, a scalar, or a column or
+/// row of it.
+pub fn broadcasts(s: (u64, u64), out: (u64, u64)) -> bool {
+    s == out || s == (1, 1) || (s.1 == 1 && s.0 == out.0) || (s.0 == 1 && s.1 == out.1)
+}
