@@ -24,6 +24,7 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod emit;
 pub mod error;
 pub mod evaluate;
 pub mod expr;

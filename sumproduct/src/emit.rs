@@ -1,0 +1,375 @@
+//! C for a relational plan: each class that must exist as a value (the result, a union, an
+//! aggregate that is a factor of a join or union, anything used twice) becomes a dense array
+//! over its attributes, computed by one loop nest over all attributes of its sum-product term
+//! `sum_{bound} prod factors`. A sparse operand is read in CSR form and drives the outer
+//! loops, so a term with a sparse factor costs its nonzeros, not its dense size; joins are
+//! never materialised (the outer product `U V^T` of the loss example never exists).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+
+use egg::{Id, Language, RecExpr, Symbol};
+
+use crate::error::SumProductError;
+use crate::relation::Rel;
+
+/// How an operand is stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Storage {
+    /// Column-major with leading dimension equal to its rows.
+    Dense {
+        /// Rows (the leading dimension).
+        rows: u64,
+    },
+    /// Compressed sparse rows: `NAME_rowptr`, `NAME_colind`, `NAME_val`.
+    Csr,
+}
+
+/// One factor of a sum-product term.
+#[derive(Debug, Clone)]
+enum Factor {
+    /// A C expression with no attribute (constant, size, scalar operand).
+    Scalar(String),
+    /// A dense array (operand or temporary) indexed by attributes, first fastest.
+    Array(String, Vec<Symbol>),
+    /// A CSR operand indexed by (row, column).
+    Csr(String, Symbol, Symbol),
+}
+
+struct Emitter<'a> {
+    plan: &'a RecExpr<Rel>,
+    dims: &'a BTreeMap<Symbol, u64>,
+    storage: &'a BTreeMap<String, Storage>,
+    /// Materialised nodes: their C array and attribute order.
+    temps: BTreeMap<Id, (String, Vec<Symbol>)>,
+    body: String,
+}
+
+fn unsupported(what: &str) -> SumProductError {
+    SumProductError::Unsupported(what.to_string())
+}
+
+/// A C function `void NAME(operands..., double *out)` computing `plan` into `out`, a dense
+/// column-major array with rows `rows` and columns `cols` (attributes of the result; `None`
+/// for a dimension of 1). Operands appear in name order: a dense one as `const double *X`,
+/// a CSR one as `const int64_t *X_rowptr, const int64_t *X_colind, const double *X_val`.
+pub fn c_function(
+    name: &str,
+    plan: &RecExpr<Rel>,
+    dims: &BTreeMap<Symbol, u64>,
+    storage: &BTreeMap<String, Storage>,
+    rows: Option<Symbol>,
+    cols: Option<Symbol>,
+) -> Result<String, SumProductError> {
+    let nodes = plan.as_ref();
+    if nodes.is_empty() {
+        return Err(unsupported("an empty plan"));
+    }
+    let root = Id::from(nodes.len() - 1);
+    let mut uses: BTreeMap<Id, usize> = BTreeMap::new();
+    for n in nodes {
+        for c in n.children() {
+            *uses.entry(*c).or_default() += 1;
+        }
+    }
+    let mut materialise: BTreeSet<Id> = BTreeSet::new();
+    materialise.insert(root);
+    for (k, n) in nodes.iter().enumerate() {
+        let id = Id::from(k);
+        let compound = |c: &Id| matches!(plan[*c], Rel::Join(_) | Rel::Union(_) | Rel::Agg(_));
+        if uses.get(&id).copied().unwrap_or(0) > 1 && compound(&id) {
+            materialise.insert(id);
+        }
+        match n {
+            Rel::Union(cs) => {
+                materialise.insert(id);
+                materialise.extend(cs.iter().filter(|c| compound(c)));
+            }
+            Rel::Join(cs) => materialise.extend(
+                cs.iter()
+                    .filter(|c| matches!(plan[**c], Rel::Agg(_) | Rel::Union(_))),
+            ),
+            _ => {}
+        }
+    }
+    let mut e = Emitter {
+        plan,
+        dims,
+        storage,
+        temps: BTreeMap::new(),
+        body: String::new(),
+    };
+    let out_attrs: Vec<Symbol> = rows.into_iter().chain(cols).collect();
+    for id in materialise.iter().copied() {
+        let (array, attrs) = if id == root {
+            ("out".to_string(), out_attrs.clone())
+        } else {
+            let attrs = e.schema(id)?.into_iter().collect::<Vec<_>>();
+            let array = format!("t{}", usize::from(id));
+            let size = e.size(&attrs);
+            writeln!(
+                e.body,
+                "  double *{array} = calloc({size} > 0 ? {size} : 1, sizeof(double));\n  if (!{array}) return 1;"
+            )
+            .map_err(|_| unsupported("formatting"))?;
+            (array, attrs)
+        };
+        e.compute(id, &array, &attrs, &materialise)?;
+        e.temps.insert(id, (array, attrs));
+    }
+    let mut params = Vec::new();
+    for (op, s) in storage {
+        match s {
+            Storage::Dense { .. } => params.push(format!("const double *{op}")),
+            Storage::Csr => params.push(format!(
+                "const int64_t *{op}_rowptr, const int64_t *{op}_colind, const double *{op}_val"
+            )),
+        }
+    }
+    params.push("double *out".into());
+    let mut frees = String::new();
+    for (id, (array, _)) in &e.temps {
+        if *id != root {
+            frees += &format!("  free({array});\n");
+        }
+    }
+    Ok(format!(
+        "/* {} */\nint {name}({}) {{\n{}{frees}  return 0;\n}}\n",
+        crate::show::show(plan),
+        params.join(", "),
+        e.body
+    ))
+}
+
+impl Emitter<'_> {
+    fn name(&self, id: Id) -> Result<Symbol, SumProductError> {
+        match &self.plan[id] {
+            Rel::Name(s) => Ok(*s),
+            _ => Err(unsupported("a malformed plan")),
+        }
+    }
+
+    fn size(&self, attrs: &[Symbol]) -> u64 {
+        attrs
+            .iter()
+            .map(|a| self.dims.get(a).copied().unwrap_or(1))
+            .product()
+    }
+
+    /// Free attributes of a node.
+    fn schema(&self, id: Id) -> Result<BTreeSet<Symbol>, SumProductError> {
+        Ok(match &self.plan[id] {
+            Rel::Name(_) | Rel::Num(_) | Rel::Dim(_) | Rel::Scalar(_) => BTreeSet::new(),
+            Rel::Matrix([_, i, j]) => [self.name(*i)?, self.name(*j)?].into(),
+            Rel::Vector([_, i]) => [self.name(*i)?].into(),
+            Rel::Join([a, b]) | Rel::Union([a, b]) => {
+                let mut s = self.schema(*a)?;
+                s.extend(self.schema(*b)?);
+                s
+            }
+            Rel::Agg([i, x]) => {
+                let mut s = self.schema(*x)?;
+                s.remove(&self.name(*i)?);
+                s
+            }
+        })
+    }
+
+    /// The C index of `attrs` (first fastest) in an array over them.
+    fn index(&self, attrs: &[Symbol]) -> String {
+        let mut terms = Vec::new();
+        let mut stride = 1u64;
+        for a in attrs {
+            terms.push(if stride == 1 {
+                format!("a_{a}")
+            } else {
+                format!("{stride}*a_{a}")
+            });
+            stride *= self.dims.get(a).copied().unwrap_or(1);
+        }
+        if terms.is_empty() {
+            "0".into()
+        } else {
+            terms.join(" + ")
+        }
+    }
+
+    /// The factors and bound attributes of the term rooted at `id`.
+    fn term(
+        &self,
+        id: Id,
+        top: bool,
+        materialised: &BTreeSet<Id>,
+        bound: &mut Vec<Symbol>,
+        factors: &mut Vec<Factor>,
+    ) -> Result<(), SumProductError> {
+        if !top {
+            if let Some((array, attrs)) = self.temps.get(&id) {
+                factors.push(Factor::Array(array.clone(), attrs.clone()));
+                return Ok(());
+            }
+            if materialised.contains(&id) {
+                return Err(unsupported("a plan used before it is computed"));
+            }
+        }
+        match &self.plan[id] {
+            Rel::Num(c) => factors.push(Factor::Scalar(format!("({}.0)", c.to_f64()))),
+            Rel::Dim(i) => {
+                let size = self.dims.get(&self.name(*i)?).copied().unwrap_or(1);
+                factors.push(Factor::Scalar(format!("{size}.0")));
+            }
+            Rel::Scalar(x) => factors.push(Factor::Scalar(format!("{}[0]", self.name(*x)?))),
+            Rel::Vector([x, i]) => factors.push(Factor::Array(
+                self.name(*x)?.to_string(),
+                vec![self.name(*i)?],
+            )),
+            Rel::Matrix([x, i, j]) => {
+                let (x, i, j) = (self.name(*x)?.to_string(), self.name(*i)?, self.name(*j)?);
+                match self.storage.get(&x) {
+                    Some(Storage::Csr) => factors.push(Factor::Csr(x, i, j)),
+                    Some(Storage::Dense { .. }) => factors.push(Factor::Array(x, vec![i, j])),
+                    None => return Err(SumProductError::UnknownOperand(x)),
+                }
+            }
+            Rel::Join([a, b]) => {
+                self.term(*a, false, materialised, bound, factors)?;
+                self.term(*b, false, materialised, bound, factors)?;
+            }
+            Rel::Agg([i, x]) => {
+                bound.push(self.name(*i)?);
+                self.term(*x, false, materialised, bound, factors)?;
+            }
+            Rel::Union(_) | Rel::Name(_) => {
+                return Err(unsupported("a union inside a term"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Code computing node `id` into `array` over `attrs`.
+    fn compute(
+        &mut self,
+        id: Id,
+        array: &str,
+        attrs: &[Symbol],
+        materialised: &BTreeSet<Id>,
+    ) -> Result<(), SumProductError> {
+        let size = self.size(attrs);
+        let out = format!("{array}[{}]", self.index(attrs));
+        writeln!(
+            self.body,
+            "  for (int64_t k = 0; k < {size}; k++) {array}[k] = 0.0;"
+        )
+        .map_err(|_| unsupported("formatting"))?;
+        let parts: Vec<Id> = match &self.plan[id] {
+            Rel::Union([a, b]) => vec![*a, *b],
+            _ => vec![id],
+        };
+        for part in parts {
+            let mut bound = Vec::new();
+            let mut factors = Vec::new();
+            self.term(part, part == id, materialised, &mut bound, &mut factors)?;
+            self.nest(&out, attrs, &bound, &factors)?;
+        }
+        Ok(())
+    }
+
+    /// One loop nest: `out[attrs] += prod factors`, summed over `bound`; a CSR factor's
+    /// nonzeros drive the outermost loops.
+    fn nest(
+        &mut self,
+        out: &str,
+        attrs: &[Symbol],
+        bound: &[Symbol],
+        factors: &[Factor],
+    ) -> Result<(), SumProductError> {
+        let mut all: Vec<Symbol> = attrs.to_vec();
+        all.extend(bound.iter().filter(|b| !attrs.contains(b)));
+        for f in factors {
+            let fa: Vec<Symbol> = match f {
+                Factor::Scalar(_) => vec![],
+                Factor::Array(_, a) => a.clone(),
+                Factor::Csr(_, i, j) => vec![*i, *j],
+            };
+            all.extend(
+                fa.into_iter()
+                    .filter(|a| !all.contains(a))
+                    .collect::<Vec<_>>(),
+            );
+        }
+        let mut code = String::new();
+        let mut bound_now: BTreeSet<Symbol> = BTreeSet::new();
+        let mut depth = 1;
+        let mut closes = 0;
+        let indent = |d: usize| "  ".repeat(d);
+        let mut product = Vec::new();
+        let driver = factors.iter().position(|f| matches!(f, Factor::Csr(..)));
+        if let Some(Factor::Csr(x, i, j)) = driver.map(|k| &factors[k]) {
+            let size = self.dims.get(i).copied().unwrap_or(1);
+            code += &format!(
+                "{}for (int64_t a_{i} = 0; a_{i} < {size}; a_{i}++)\n{}for (int64_t p_{x} = {x}_rowptr[a_{i}]; p_{x} < {x}_rowptr[a_{i} + 1]; p_{x}++) {{\n",
+                indent(depth),
+                indent(depth + 1)
+            );
+            closes += 1;
+            depth += 2;
+            bound_now.insert(*i);
+            if i == j {
+                code += &format!(
+                    "{}if ({x}_colind[p_{x}] != a_{i}) continue;\n",
+                    indent(depth)
+                );
+            } else {
+                // Summed away, the column may be unused below.
+                code += &format!(
+                    "{}int64_t a_{j} = {x}_colind[p_{x}];\n{}(void)a_{j};\n",
+                    indent(depth),
+                    indent(depth)
+                );
+                bound_now.insert(*j);
+            }
+            product.push(format!("{x}_val[p_{x}]"));
+        }
+        for a in &all {
+            if bound_now.contains(a) {
+                continue;
+            }
+            let size = self.dims.get(a).copied().unwrap_or(1);
+            code += &format!(
+                "{}for (int64_t a_{a} = 0; a_{a} < {size}; a_{a}++) {{\n",
+                indent(depth)
+            );
+            closes += 1;
+            depth += 1;
+            bound_now.insert(*a);
+        }
+        for (k, f) in factors.iter().enumerate() {
+            match f {
+                Factor::Scalar(s) => product.push(s.clone()),
+                Factor::Array(x, a) => product.push(format!("{x}[{}]", self.index(a))),
+                Factor::Csr(x, i, j) if Some(k) != driver => product.push(format!(
+                    "ps_csr_at({x}_rowptr, {x}_colind, {x}_val, a_{i}, a_{j})"
+                )),
+                Factor::Csr(..) => {}
+            }
+        }
+        if product.is_empty() {
+            product.push("1.0".into());
+        }
+        code += &format!("{}{out} += {};\n", indent(depth), product.join(" * "));
+        for _ in 0..closes {
+            depth -= 1;
+            code += &format!("{}}}\n", indent(depth));
+        }
+        self.body += &code;
+        Ok(())
+    }
+}
+
+/// C helpers the functions use: `ps_csr_at`, the entry of a CSR matrix (0 where absent).
+pub const PRELUDE: &str = "#include <stdint.h>\n#include <stdlib.h>\n\
+static inline double ps_csr_at(const int64_t *rowptr, const int64_t *colind, const double *val, int64_t i, int64_t j) {\n\
+  for (int64_t p = rowptr[i]; p < rowptr[i + 1]; p++)\n\
+    if (colind[p] == j) return val[p];\n\
+  return 0.0;\n\
+}\n";
