@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use egg::{Analysis, DidMerge, EGraph, Id, Symbol};
 
+use crate::expr::Func;
 use crate::relation::{Coef, Rel};
 
 /// The facts of the operands: attribute sizes and operand densities.
@@ -112,6 +113,27 @@ impl Analysis<Rel> for Facts {
                         0.0
                     },
                     schema,
+                    name: None,
+                }
+            }
+            Rel::Apply([f, x]) => {
+                let (f, x) = (name(f), data(x));
+                let f = Func::from_name(f.as_str());
+                Info {
+                    density: match f {
+                        Some(f) if f.keeps_zero() => x.density,
+                        _ => 1.0,
+                    },
+                    // Only reciprocals of rationals stay exact.
+                    constant: match (f, x.constant) {
+                        (Some(Func::Recip), Some(c))
+                            if !c.is_zero() && *c.0.numer() != i64::MIN =>
+                        {
+                            Some(Coef(c.0.recip()))
+                        }
+                        _ => None,
+                    },
+                    schema: x.schema,
                     name: None,
                 }
             }

@@ -11,6 +11,7 @@ use std::fmt::Write;
 use egg::{Id, Language, RecExpr, Symbol};
 
 use crate::error::SumProductError;
+use crate::expr::Func;
 use crate::relation::Rel;
 
 /// How an operand is stored.
@@ -34,6 +35,20 @@ enum Factor {
     Array(String, Vec<Symbol>),
     /// A CSR operand indexed by (row, column).
     Csr(String, Symbol, Symbol),
+    /// A function of a factor's entries.
+    Apply(Func, Box<Factor>),
+}
+
+impl Factor {
+    /// The attributes the factor is indexed by.
+    fn attrs(&self) -> Vec<Symbol> {
+        match self {
+            Factor::Scalar(_) => vec![],
+            Factor::Array(_, a) => a.clone(),
+            Factor::Csr(_, i, j) => vec![*i, *j],
+            Factor::Apply(_, f) => f.attrs(),
+        }
+    }
 }
 
 struct Emitter<'a> {
@@ -76,7 +91,12 @@ pub fn c_function(
     materialise.insert(root);
     for (k, n) in nodes.iter().enumerate() {
         let id = Id::from(k);
-        let compound = |c: &Id| matches!(plan[*c], Rel::Join(_) | Rel::Union(_) | Rel::Agg(_));
+        let compound = |c: &Id| {
+            matches!(
+                plan[*c],
+                Rel::Join(_) | Rel::Union(_) | Rel::Agg(_) | Rel::Apply(_)
+            )
+        };
         if uses.get(&id).copied().unwrap_or(0) > 1 && compound(&id) {
             materialise.insert(id);
         }
@@ -84,6 +104,9 @@ pub fn c_function(
             Rel::Union(cs) => {
                 materialise.insert(id);
                 materialise.extend(cs.iter().filter(|c| compound(c)));
+            }
+            Rel::Apply([_, x]) if compound(x) => {
+                materialise.insert(*x);
             }
             Rel::Join(cs) => materialise.extend(
                 cs.iter()
@@ -172,6 +195,7 @@ impl Emitter<'_> {
                 s.remove(&self.name(*i)?);
                 s
             }
+            Rel::Apply([_, x]) => self.schema(*x)?,
         })
     }
 
@@ -239,6 +263,16 @@ impl Emitter<'_> {
                 bound.push(self.name(*i)?);
                 self.term(*x, false, materialised, bound, factors)?;
             }
+            Rel::Apply([f, x]) => {
+                let f = Func::from_name(self.name(*f)?.as_str())
+                    .ok_or_else(|| unsupported("an unknown function"))?;
+                let (mut inner_bound, mut inner) = (Vec::new(), Vec::new());
+                self.term(*x, false, materialised, &mut inner_bound, &mut inner)?;
+                match (inner.pop(), inner.is_empty() && inner_bound.is_empty()) {
+                    (Some(arg), true) => factors.push(Factor::Apply(f, Box::new(arg))),
+                    _ => return Err(unsupported("a function of a compound term")),
+                }
+            }
             Rel::Union(_) | Rel::Name(_) => {
                 return Err(unsupported("a union inside a term"));
             }
@@ -286,11 +320,7 @@ impl Emitter<'_> {
         let mut all: Vec<Symbol> = attrs.to_vec();
         all.extend(bound.iter().filter(|b| !attrs.contains(b)));
         for f in factors {
-            let fa: Vec<Symbol> = match f {
-                Factor::Scalar(_) => vec![],
-                Factor::Array(_, a) => a.clone(),
-                Factor::Csr(_, i, j) => vec![*i, *j],
-            };
+            let fa = f.attrs();
             all.extend(
                 fa.into_iter()
                     .filter(|a| !all.contains(a))
@@ -344,13 +374,8 @@ impl Emitter<'_> {
             bound_now.insert(*a);
         }
         for (k, f) in factors.iter().enumerate() {
-            match f {
-                Factor::Scalar(s) => product.push(s.clone()),
-                Factor::Array(x, a) => product.push(format!("{x}[{}]", self.index(a))),
-                Factor::Csr(x, i, j) if Some(k) != driver => product.push(format!(
-                    "ps_csr_at({x}_rowptr, {x}_colind, {x}_val, a_{i}, a_{j})"
-                )),
-                Factor::Csr(..) => {}
+            if Some(k) != driver {
+                product.push(self.factor_c(f));
             }
         }
         if product.is_empty() {
@@ -366,8 +391,24 @@ impl Emitter<'_> {
     }
 }
 
+impl Emitter<'_> {
+    /// The C expression of a factor's entry at the current attribute values (a CSR factor
+    /// that does not drive the loops is looked up).
+    fn factor_c(&self, f: &Factor) -> String {
+        match f {
+            Factor::Scalar(s) => s.clone(),
+            Factor::Array(x, a) => format!("{x}[{}]", self.index(a)),
+            Factor::Csr(x, i, j) => {
+                format!("ps_csr_at({x}_rowptr, {x}_colind, {x}_val, a_{i}, a_{j})")
+            }
+            Factor::Apply(Func::Recip, g) => format!("(1.0 / {})", self.factor_c(g)),
+            Factor::Apply(func, g) => format!("{}({})", func.name(), self.factor_c(g)),
+        }
+    }
+}
+
 /// C helpers the functions use: `ps_csr_at`, the entry of a CSR matrix (0 where absent).
-pub const PRELUDE: &str = "#include <stdint.h>\n#include <stdlib.h>\n\
+pub const PRELUDE: &str = "#include <math.h>\n#include <stdint.h>\n#include <stdlib.h>\n\
 static inline double ps_csr_at(const int64_t *rowptr, const int64_t *colind, const double *val, int64_t i, int64_t j) {\n\
   for (int64_t p = rowptr[i]; p < rowptr[i + 1]; p++)\n\
     if (colind[p] == j) return val[p];\n\

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use egg::{RecExpr, Symbol};
 
 use crate::error::SumProductError;
-use crate::expr::La;
+use crate::expr::{Func, La};
 use crate::relation::Rel;
 
 /// A dense matrix, column-major.
@@ -90,6 +90,18 @@ pub fn eval_la(e: &La, v: &Values) -> Result<Dense, SumProductError> {
             let a = go(a)?;
             let k = i32::try_from(*k).map_err(|_| SumProductError::Overflow)?;
             Dense::from_fn(a.rows, a.cols, |i, j| a.at(i, j).powi(k))
+        }
+        La::Apply(f, a) => {
+            let a = go(a)?;
+            Dense::from_fn(a.rows, a.cols, |i, j| f.eval(a.at(i, j)))
+        }
+        La::Trace(a) => {
+            let a = go(a)?;
+            Dense::from_fn(1, 1, |_, _| (0..a.rows).map(|i| a.at(i, i)).sum())
+        }
+        La::Diag(a) => {
+            let a = go(a)?;
+            Dense::from_fn(a.rows, 1, |i, _| a.at(i, i))
         }
         La::Sum(a) => {
             let a = go(a)?;
@@ -220,6 +232,15 @@ pub fn eval_plan(
                         x + y
                     }
                 })
+            }
+            Rel::Apply([f, x]) => {
+                let f = Func::from_name(name(*f)?.as_str())
+                    .ok_or_else(|| SumProductError::Unsupported("an unknown function".into()))?;
+                let x = t(*x);
+                Table {
+                    attrs: x.attrs.clone(),
+                    data: x.data.iter().map(|v| f.eval(*v)).collect(),
+                }
             }
             Rel::Agg([i, x]) => {
                 let (i, x) = (name(*i)?, t(*x));

@@ -23,8 +23,14 @@ pub enum La {
     Plus(Box<La>, Box<La>),
     /// The element-wise power `k >= 1`.
     Power(Box<La>, u32),
+    /// A function applied to every entry.
+    Apply(Func, Box<La>),
     /// The sum of all entries (`1 x 1`).
     Sum(Box<La>),
+    /// The sum of the diagonal of a square matrix (`1 x 1`).
+    Trace(Box<La>),
+    /// The diagonal of a square matrix, as a column.
+    Diag(Box<La>),
     /// The sums of the rows (a column).
     RowSums(Box<La>),
     /// The sums of the columns (a row).
@@ -63,6 +69,22 @@ impl La {
     pub fn pow(self, k: u32) -> La {
         La::Power(Box::new(self), k)
     }
+    /// `f(self)` entry by entry.
+    pub fn apply(self, f: Func) -> La {
+        La::Apply(f, Box::new(self))
+    }
+    /// `self ./ o`, as `self .* recip(o)`.
+    pub fn divide(self, o: La) -> La {
+        self.times(o.apply(Func::Recip))
+    }
+    /// `trace(self)`.
+    pub fn trace(self) -> La {
+        La::Trace(Box::new(self))
+    }
+    /// `diag(self)`.
+    pub fn diag(self) -> La {
+        La::Diag(Box::new(self))
+    }
     /// `sum(self)`.
     pub fn sum(self) -> La {
         La::Sum(Box::new(self))
@@ -78,6 +100,55 @@ impl La {
     /// `trans(self)`.
     pub fn t(self) -> La {
         La::Trans(Box::new(self))
+    }
+}
+
+/// A function of one entry, as SPORES treats custom functions: opaque to the rules (the plan
+/// is optimised below and above it), dense unless it maps 0 to 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Func {
+    /// `1 / x` (element-wise division is a product with the reciprocal).
+    Recip,
+    /// `exp(x)`.
+    Exp,
+    /// `log(x)`.
+    Log,
+    /// `sqrt(x)`.
+    Sqrt,
+    /// `abs(x)`.
+    Abs,
+}
+
+impl Func {
+    /// The name in plans and in C (`recip` is printed as a division).
+    pub fn name(self) -> &'static str {
+        match self {
+            Func::Recip => "recip",
+            Func::Exp => "exp",
+            Func::Log => "log",
+            Func::Sqrt => "sqrt",
+            Func::Abs => "fabs",
+        }
+    }
+    /// The function named `s`, as [`Func::name`] prints it.
+    pub fn from_name(s: &str) -> Option<Func> {
+        [Func::Recip, Func::Exp, Func::Log, Func::Sqrt, Func::Abs]
+            .into_iter()
+            .find(|f| f.name() == s)
+    }
+    /// Whether `f(0) = 0`, so the result is as sparse as the argument.
+    pub fn keeps_zero(self) -> bool {
+        matches!(self, Func::Sqrt | Func::Abs)
+    }
+    /// The value at `x`, for numerical evaluation.
+    pub fn eval(self, x: f64) -> f64 {
+        match self {
+            Func::Recip => 1.0 / x,
+            Func::Exp => x.exp(),
+            Func::Log => x.ln(),
+            Func::Sqrt => x.sqrt(),
+            Func::Abs => x.abs(),
+        }
     }
 }
 
@@ -157,7 +228,18 @@ impl La {
                 }
                 l
             }
-            La::Power(a, _) => a.shape(shapes)?,
+            La::Power(a, _) | La::Apply(_, a) => a.shape(shapes)?,
+            La::Trace(a) | La::Diag(a) => {
+                let (r, c) = a.shape(shapes)?;
+                if r != c {
+                    return Err(bad("trace or diagonal", (r, c), (r, c)));
+                }
+                if matches!(self, La::Trace(_)) {
+                    (1, 1)
+                } else {
+                    (r, 1)
+                }
+            }
             La::Sum(a) => {
                 a.shape(shapes)?;
                 (1, 1)

@@ -20,7 +20,7 @@ use crate::relation::Rel;
 pub fn node_cost(g: &Graph, class: Id, node: &Rel) -> f64 {
     let f = &g.analysis;
     match node {
-        Rel::Join(_) | Rel::Union(_) => f.nnz(&g[class].data),
+        Rel::Join(_) | Rel::Union(_) | Rel::Apply(_) => f.nnz(&g[class].data),
         Rel::Agg([_, x]) => f.nnz(&g[*x].data),
         Rel::Dim(_) | Rel::Matrix(_) | Rel::Vector(_) | Rel::Scalar(_) | Rel::Num(_) => 0.0,
         Rel::Name(_) => 0.0,

@@ -68,6 +68,7 @@ define_language! {
     /// - `(m X i j)`, `Matrix`: matrix `X` with its rows bound to `i`, its columns to `j`;
     /// - `(v x i)`, `Vector`: vector `x` (either orientation) with its entries bound to `i`;
     /// - `(s a)`, `Scalar`: the scalar operand `a`;
+    /// - `(fn f e)`, `Apply`: the function `f` (a [`crate::expr::Func`] name) of every entry;
     /// - `Num`: a constant; `Name`: an operand or attribute name.
     #[allow(missing_docs)]
     pub enum Rel {
@@ -78,6 +79,7 @@ define_language! {
         "m" = Matrix([Id; 3]),
         "v" = Vector([Id; 2]),
         "s" = Scalar(Id),
+        "fn" = Apply([Id; 2]),
         Num(Coef),
         Name(Symbol),
     }

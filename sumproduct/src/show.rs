@@ -22,6 +22,7 @@ fn node(p: &RecExpr<Rel>, id: Id) -> String {
         Rel::Join([a, b]) => format!("{} * {}", factor(p, *a), factor(p, *b)),
         Rel::Union([a, b]) => format!("{} + {}", go(*a), go(*b)),
         Rel::Agg([i, x]) => format!("sum_{}({})", go(*i), go(*x)),
+        Rel::Apply([f, x]) => format!("{}({})", go(*f), go(*x)),
     }
 }
 

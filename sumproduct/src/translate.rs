@@ -153,6 +153,18 @@ impl Translator<'_> {
                 let x = self.aggregate(j, x);
                 self.aggregate(i, x)
             }
+            La::Apply(f, a) => {
+                let x = self.go(a, r, c)?;
+                let f = self.name(Symbol::from(f.name()));
+                self.expr.add(Rel::Apply([f, x]))
+            }
+            La::Trace(a) => {
+                let (n, _) = a.shape(self.shapes)?;
+                let i = self.attr(n);
+                let x = self.go(a, i, i)?;
+                self.aggregate(i, x)
+            }
+            La::Diag(a) => self.go(a, r, r)?,
             La::RowSums(a) => {
                 let (_, n) = a.shape(self.shapes)?;
                 let j = self.attr(n);

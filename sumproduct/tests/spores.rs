@@ -10,6 +10,7 @@ use std::process::Command;
 
 use polyscan_sumproduct::emit::{c_function, Storage, PRELUDE};
 use polyscan_sumproduct::evaluate::{eval_la, eval_plan, Dense, Values};
+use polyscan_sumproduct::expr::Func;
 use polyscan_sumproduct::show::show;
 use polyscan_sumproduct::{cost, optimise, La, Limits, Operand, Shapes, Stop};
 
@@ -211,6 +212,47 @@ fn cases() -> Vec<Case> {
                 ("C", 200, 100, 1.0),
             ],
         },
+        Case {
+            name: "trace(A B) without the product",
+            input: op("A").mm(op("B")).trace(),
+            expected: op("A").times(op("B").t()).sum(),
+            operands: vec![("A", 2000, 300, 1.0), ("B", 300, 2000, 1.0)],
+        },
+        Case {
+            name: "diag(A B) without the product",
+            input: op("A").mm(op("B")).diag(),
+            expected: op("A").times(op("B").t()).row_sums(),
+            operands: vec![("A", 2000, 300, 1.0), ("B", 300, 2000, 1.0)],
+        },
+        Case {
+            name: "sum(X ./ Y) with sparse X",
+            input: op("X").divide(op("Y")).sum(),
+            expected: op("X").divide(op("Y")).sum(),
+            operands: vec![("X", 2000, 300, 1e-2), ("Y", 2000, 300, 1.0)],
+        },
+        Case {
+            name: "sum(exp(X) .* v) factors v out of the rows",
+            input: op("X").apply(Func::Exp).times(op("v")).sum(),
+            expected: op("X").apply(Func::Exp).row_sums().t().mm(op("v")),
+            operands: vec![("X", 2000, 300, 1.0), ("v", 2000, 1, 1.0)],
+        },
+        Case {
+            name: "sqrt keeps sparsity: sum(sqrt(abs(X)) .* (U V^T))",
+            input: op("X")
+                .apply(Func::Abs)
+                .apply(Func::Sqrt)
+                .times(op("U").mm(op("V").t()))
+                .sum(),
+            expected: op("U")
+                .t()
+                .mm(op("X").apply(Func::Abs).apply(Func::Sqrt))
+                .mm(op("V")),
+            operands: vec![
+                ("X", 100_000, 50_000, 1e-4),
+                ("U", 100_000, 1, 1.0),
+                ("V", 50_000, 1, 1.0),
+            ],
+        },
     ]
 }
 
@@ -373,6 +415,7 @@ fn generated_c_agrees_with_direct_evaluation() {
             .args(["-O1", "-Wall", "-Werror", "-o"])
             .arg(&exe)
             .arg(&cfile)
+            .arg("-lm")
             .output()
             .expect("run cc");
         assert!(
