@@ -47,6 +47,8 @@ pub struct Operand {
     pub props: Props,
     /// Value of a [`Kind::Constant`].
     pub value: f64,
+    /// Nonzeros over entries, if declared `Sparse(...)` (used by element-wise statements).
+    pub density: Option<f64>,
     /// Where the operand is declared (for a literal, where it occurs).
     pub pos: Pos,
 }
@@ -81,6 +83,18 @@ pub struct Assignment {
     pub pos: Pos,
 }
 
+/// `lhs = rhs` with element-wise operators or aggregates, optimised by
+/// `polyscan_sumproduct` (operands by name).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ElementwiseAssignment {
+    /// The assigned operand, by index into [`Program::operands`].
+    pub lhs: usize,
+    /// The formula, over the operands' names.
+    pub rhs: polyscan_sumproduct::La,
+    /// Where the left-hand side's name stands.
+    pub pos: Pos,
+}
+
 /// A whole problem file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Program {
@@ -91,6 +105,8 @@ pub struct Program {
     pub operands: Vec<Operand>,
     /// The assignments in source order; each assigns a different operand.
     pub assignments: Vec<Assignment>,
+    /// Assignments with element-wise operators or aggregates, in source order.
+    pub elementwise: Vec<ElementwiseAssignment>,
     /// Sizes left open (`n = ?`, optionally `n = ? [lo, hi]`); each also has a nominal
     /// value in `sizes` at which the search compares costs.
     pub open_sizes: Vec<OpenSize>,

@@ -57,12 +57,15 @@
 pub mod ast;
 pub mod cancel;
 pub mod chain;
+pub mod elementwise;
 pub mod error;
 pub mod infer;
 pub mod interp;
 pub mod inverses;
 /// The kernel catalogue (names, costs, iteration domains) lives with the blocked kernels.
 pub use polyscan_kernels::catalogue as kernels;
+/// The sum-product optimiser behind element-wise statements.
+pub use polyscan_sumproduct as sumproduct;
 pub mod lower;
 pub mod norm;
 pub mod notation;

@@ -4,6 +4,8 @@
 //! checked here, so later stages can rely on consistent shapes.
 
 use super::ast::{Assignment, Expr, Kind, OpenSize, Operand, Pos, Program};
+
+mod elementwise;
 use super::error::LaError;
 use super::properties::{Prop, Props};
 
@@ -12,6 +14,8 @@ enum Tok {
     Ident(String),
     Number(f64, bool),
     Sym(char),
+    /// `.*`, `./` or `.^` (the character after the dot).
+    Dot(char),
     Question,
 }
 
@@ -42,6 +46,12 @@ fn lex(line: &str, lineno: usize) -> Result<Vec<Token>, LaError> {
                 tok: Tok::Ident(chars[start..i].iter().collect()),
                 col,
             });
+        } else if c == '.' && chars.get(i + 1).is_some_and(|d| "*/^".contains(*d)) {
+            out.push(Token {
+                tok: Tok::Dot(chars[i + 1]),
+                col,
+            });
+            i += 2;
         } else if c.is_ascii_digit()
             || (c == '.' && chars.get(i + 1).is_some_and(|d| d.is_ascii_digit()))
         {
@@ -115,6 +125,26 @@ fn bandwidths(p: &mut Parser, pc: usize) -> Result<(u64, u64), LaError> {
     let up = one(p, "upper")?;
     p.expect_sym(')')?;
     Ok((lo, up))
+}
+
+/// The argument of `Sparse(...)` after its name (at column `pc`) for a `rows x cols`
+/// operand: a density in (0, 1], or a nonzero count above 1 (at most the entries).
+fn sparsity(p: &mut Parser, pc: usize, rows: u64, cols: u64) -> Result<f64, LaError> {
+    let usage =
+        "`Sparse` needs a density in (0, 1] or a nonzero count: `Sparse(0.01)`, `Sparse(5000)`";
+    if p.peek() != Some(&Tok::Sym('(')) {
+        return Err(LaError::at(p.line, pc, usage));
+    }
+    p.i += 1;
+    let entries = rows as f64 * cols as f64;
+    let d = match p.peek().cloned() {
+        Some(Tok::Number(v, _)) if v > 0.0 && v <= 1.0 => v,
+        Some(Tok::Number(v, true)) if v > 1.0 && v <= entries => v / entries,
+        _ => return p.err(usage),
+    };
+    p.i += 1;
+    p.expect_sym(')')?;
+    Ok(d)
 }
 
 struct Parser<'a> {
@@ -218,6 +248,7 @@ pub fn parse(src: &str) -> Result<Program, LaError> {
             open_sizes: Vec::new(),
             operands: Vec::new(),
             assignments: Vec::new(),
+            elementwise: Vec::new(),
         },
         assigned: Vec::new(),
         pending_outputs: Vec::new(),
@@ -272,7 +303,7 @@ pub fn parse(src: &str) -> Result<Program, LaError> {
             _ => return p.err("expected a size, a declaration or an assignment"),
         }
     }
-    if b.prog.assignments.is_empty() {
+    if b.prog.assignments.is_empty() && b.prog.elementwise.is_empty() {
         return Err(LaError::at(
             lines.len().max(1),
             1,
@@ -370,11 +401,21 @@ impl Builder {
             ));
         }
         let mut props = Props::EMPTY;
+        let mut density = None;
         let props_col = p.col();
         if p.peek() == Some(&Tok::Sym('<')) {
             p.i += 1;
             while p.peek() != Some(&Tok::Sym('>')) {
                 let (pn, pc) = p.ident()?;
+                if pn == "Sparse" {
+                    density = Some(sparsity(p, pc, rows, cols)?);
+                    if p.peek() == Some(&Tok::Sym(',')) {
+                        p.i += 1;
+                    } else if p.peek() != Some(&Tok::Sym('>')) {
+                        return p.err("expected `,` or `>`");
+                    }
+                    continue;
+                }
                 let prop = Prop::from_name(&pn)
                     .filter(|q| !matches!(q, Prop::Square | Prop::Identity | Prop::Zero));
                 match prop {
@@ -423,6 +464,7 @@ impl Builder {
             cols,
             dims,
             props: props.closure(rows, cols),
+            density,
             value: 0.0,
             pos: Pos {
                 line: p.line,
@@ -480,6 +522,16 @@ impl Builder {
                 name_col,
                 format!("`{name}` is a constant matrix"),
             ));
+        }
+        if elementwise::is_elementwise(&p.toks[p.i..]) || self.reads_sparse(&p.toks[p.i..]) {
+            let operators = p.toks[p.i..]
+                .iter()
+                .filter(|t| matches!(t.tok, Tok::Dot(_) | Tok::Sym('+' | '-' | '*')))
+                .count();
+            if operators > MAX_TREE_DEPTH {
+                return p.err(format!("more than {MAX_TREE_DEPTH} operators (split the expression into several assignments)"));
+            }
+            return self.elementwise_assignment(p, lhs, name_col);
         }
         let start = p.col();
         let rhs = self.expr(p)?;
@@ -725,6 +777,7 @@ impl Builder {
                         Props::of(&[Prop::Square])
                     },
                     value: v,
+                    density: None,
                     pos: Pos {
                         line: p.line,
                         column: col,

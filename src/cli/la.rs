@@ -159,6 +159,13 @@ pub fn run(args: LaArgs) -> Result<(), Diagnostic> {
         || args.tolerance.is_some()
         || args.repeat.is_some()
         || args.threads.is_some();
+    // Element-wise statements go to the sum-product optimiser; a file that does not parse
+    // is reported by the path below.
+    if let Ok(p) = la::parse::parse(&src) {
+        if !p.elementwise.is_empty() {
+            return super::la_elementwise::run(&args, &src, &p);
+        }
+    }
     if args.emit.is_some() || args.run {
         return program_run(&args, &src, opts);
     }
@@ -197,7 +204,7 @@ pub fn run(args: LaArgs) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-fn diagnostic(file: &std::path::Path, src: &str, e: &LaError) -> Diagnostic {
+pub(super) fn diagnostic(file: &std::path::Path, src: &str, e: &LaError) -> Diagnostic {
     match e.position() {
         Some((line, column)) => {
             let text = src.lines().nth(line.saturating_sub(1)).unwrap_or("");
@@ -269,6 +276,12 @@ fn program_run(args: &LaArgs, src: &str, opts: SearchOptions) -> Result<(), Diag
     }
     text.push_str(&out.stdout);
     let _ = std::io::stdout().write_all(text.as_bytes());
+    finish(&out, tolerance)
+}
+
+/// The exit of `--run` from what the compiled program did: 0, or 1 for a residual above
+/// the tolerance or a failed program.
+pub(super) fn finish(out: &RunOutput, tolerance: f64) -> Result<(), Diagnostic> {
     match out.status {
         Some(0) => Ok(()),
         Some(1) => Err(Diagnostic::new(
@@ -322,10 +335,10 @@ fn emit_api(
 }
 
 /// What the compiled program printed.
-struct RunOutput {
-    status: Option<i32>,
-    stdout: String,
-    stderr: String,
+pub(super) struct RunOutput {
+    pub(super) status: Option<i32>,
+    pub(super) stdout: String,
+    pub(super) stderr: String,
 }
 
 fn resource(msg: impl Into<String>) -> Diagnostic {
@@ -334,7 +347,7 @@ fn resource(msg: impl Into<String>) -> Diagnostic {
 
 /// Compiles `source` in a temporary directory and runs it; with `threads` above 1 and the
 /// generated back end, with -fopenmp (its kernels carry OpenMP pragmas).
-fn compile_and_run(
+pub(super) fn compile_and_run(
     source: &str,
     backend: Backend,
     naive: NaiveArg,

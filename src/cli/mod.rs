@@ -11,6 +11,7 @@ mod files;
 mod gen;
 mod kernel;
 mod la;
+mod la_elementwise;
 mod plot;
 mod poly;
 pub mod tile;

@@ -64,10 +64,12 @@ fn unsupported(what: &str) -> SumProductError {
     SumProductError::Unsupported(what.to_string())
 }
 
-/// A C function `void NAME(operands..., double *out)` computing `plan` into `out`, a dense
+/// A C function `int NAME(operands..., double *out)` computing `plan` into `out`, a dense
 /// column-major array with rows `rows` and columns `cols` (attributes of the result; `None`
-/// for a dimension of 1). Operands appear in name order: a dense one as `const double *X`,
-/// a CSR one as `const int64_t *X_rowptr, const int64_t *X_colind, const double *X_val`.
+/// for a dimension of 1); it returns 1 if a temporary cannot be allocated, else 0. Operands
+/// appear in name order, prefixed `op_` so that no name of the problem can clash with C: a
+/// dense one as `const double *op_X`, a CSR one as `const int64_t *op_X_rowptr, const
+/// int64_t *op_X_colind, const double *op_X_val`.
 pub fn c_function(
     name: &str,
     plan: &RecExpr<Rel>,
@@ -128,7 +130,7 @@ pub fn c_function(
             ("out".to_string(), out_attrs.clone())
         } else {
             let attrs = e.schema(id)?.into_iter().collect::<Vec<_>>();
-            let array = format!("t{}", usize::from(id));
+            let array = format!("ps_t{}", usize::from(id));
             let size = e.size(&attrs);
             writeln!(
                 e.body,
@@ -143,9 +145,9 @@ pub fn c_function(
     let mut params = Vec::new();
     for (op, s) in storage {
         match s {
-            Storage::Dense { .. } => params.push(format!("const double *{op}")),
+            Storage::Dense { .. } => params.push(format!("const double *op_{op}")),
             Storage::Csr => params.push(format!(
-                "const int64_t *{op}_rowptr, const int64_t *{op}_colind, const double *{op}_val"
+                "const int64_t *op_{op}_rowptr, const int64_t *op_{op}_colind, const double *op_{op}_val"
             )),
         }
     }
@@ -242,16 +244,17 @@ impl Emitter<'_> {
                 let size = self.dims.get(&self.name(*i)?).copied().unwrap_or(1);
                 factors.push(Factor::Scalar(format!("{size}.0")));
             }
-            Rel::Scalar(x) => factors.push(Factor::Scalar(format!("{}[0]", self.name(*x)?))),
+            Rel::Scalar(x) => factors.push(Factor::Scalar(format!("op_{}[0]", self.name(*x)?))),
             Rel::Vector([x, i]) => factors.push(Factor::Array(
-                self.name(*x)?.to_string(),
+                format!("op_{}", self.name(*x)?),
                 vec![self.name(*i)?],
             )),
             Rel::Matrix([x, i, j]) => {
                 let (x, i, j) = (self.name(*x)?.to_string(), self.name(*i)?, self.name(*j)?);
+                let c = format!("op_{x}");
                 match self.storage.get(&x) {
-                    Some(Storage::Csr) => factors.push(Factor::Csr(x, i, j)),
-                    Some(Storage::Dense { .. }) => factors.push(Factor::Array(x, vec![i, j])),
+                    Some(Storage::Csr) => factors.push(Factor::Csr(c, i, j)),
+                    Some(Storage::Dense { .. }) => factors.push(Factor::Array(c, vec![i, j])),
                     None => return Err(SumProductError::UnknownOperand(x)),
                 }
             }

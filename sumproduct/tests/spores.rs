@@ -374,8 +374,8 @@ fn generated_c_agrees_with_direct_evaluation() {
             match st {
                 Storage::Dense { .. } => {
                     let xs: Vec<String> = m.data.iter().map(|x| format!("{x:e}")).collect();
-                    src += &c_array("double", n, &xs);
-                    args.push(n.clone());
+                    src += &c_array("double", &format!("op_{n}"), &xs);
+                    args.push(format!("op_{n}"));
                 }
                 Storage::Csr => {
                     let (mut rowptr, mut colind, mut val) = (vec!["0".to_string()], vec![], vec![]);
