@@ -58,7 +58,7 @@ const PROGRAMS: &[&str] = &[
     "m = 300\nn = 200\nk = 5\nMatrix W(m, k) <>\nMatrix H(k, n) <>\nScalar s <>\ns = sum(W * H)\n",
     "m = 300\nn = 20\nColumnVector P(m) <>\nMatrix X(m, n) <>\nMatrix Y(m, n) <>\nY = P .* X - P .* rowSums(P) .* X\n",
     "n = 40\nk = 30\nMatrix A(n, k) <>\nMatrix B(k, n) <>\nScalar t <>\nColumnVector d(n) <>\nt = trace(A * B)\nd = diag(A * B) + 2 * rowSums(abs(A))\n",
-    "m = 50\nn = 40\nMatrix X(m, n) <Sparse(0.1)>\nMatrix Y(m, n) <>\nMatrix Z(m, n) <>\nRowVector c(n) <>\nZ = X ./ (Y .^ 2 + Y) .* exp(X)\nc = colSums(sqrt(abs(X)) .* Z)\n",
+    "m = 50\nn = 40\nMatrix X(m, n) <Sparse(0.1)>\nMatrix Y(m, n) <>\nMatrix Z(m, n) <>\nRowVector c(n) <>\nZ = X ./ (Y .^ 2 + 1) .* exp(X) - colSums(Y) .* 0.5 + 2\nc = colSums(sqrt(abs(X)) .* Z)\n",
 ];
 
 #[test]

@@ -11,7 +11,7 @@ use std::fmt::Write;
 use egg::{Id, Language, RecExpr, Symbol};
 
 use crate::error::SumProductError;
-use crate::expr::Func;
+use crate::expr::{Func, ONES};
 use crate::relation::Rel;
 
 /// How an operand is stored.
@@ -37,6 +37,8 @@ enum Factor {
     Csr(String, Symbol, Symbol),
     /// A function of a factor's entries.
     Apply(Func, Box<Factor>),
+    /// The all-ones relation over some attributes (a broadcast summand).
+    Ones(Vec<Symbol>),
 }
 
 impl Factor {
@@ -47,6 +49,7 @@ impl Factor {
             Factor::Array(_, a) => a.clone(),
             Factor::Csr(_, i, j) => vec![*i, *j],
             Factor::Apply(_, f) => f.attrs(),
+            Factor::Ones(a) => a.clone(),
         }
     }
 }
@@ -239,12 +242,18 @@ impl Emitter<'_> {
             }
         }
         match &self.plan[id] {
-            Rel::Num(c) => factors.push(Factor::Scalar(format!("({}.0)", c.to_f64()))),
+            Rel::Num(c) => factors.push(Factor::Scalar(format!("({:e})", c.to_f64()))),
             Rel::Dim(i) => {
                 let size = self.dims.get(&self.name(*i)?).copied().unwrap_or(1);
                 factors.push(Factor::Scalar(format!("{size}.0")));
             }
             Rel::Scalar(x) => factors.push(Factor::Scalar(format!("op_{}[0]", self.name(*x)?))),
+            Rel::Vector([x, i]) if self.name(*x)?.as_str() == ONES => {
+                factors.push(Factor::Ones(vec![self.name(*i)?]))
+            }
+            Rel::Matrix([x, i, j]) if self.name(*x)?.as_str() == ONES => {
+                factors.push(Factor::Ones(vec![self.name(*i)?, self.name(*j)?]))
+            }
             Rel::Vector([x, i]) => factors.push(Factor::Array(
                 format!("op_{}", self.name(*x)?),
                 vec![self.name(*i)?],
@@ -404,6 +413,7 @@ impl Emitter<'_> {
             Factor::Csr(x, i, j) => {
                 format!("ps_csr_at({x}_rowptr, {x}_colind, {x}_val, a_{i}, a_{j})")
             }
+            Factor::Ones(_) => "1.0".into(),
             Factor::Apply(Func::Recip, g) => format!("(1.0 / {})", self.factor_c(g)),
             Factor::Apply(func, g) => format!("{}({})", func.name(), self.factor_c(g)),
         }

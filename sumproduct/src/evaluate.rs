@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use egg::{RecExpr, Symbol};
 
 use crate::error::SumProductError;
-use crate::expr::{Func, La};
+use crate::expr::{Func, La, ONES};
 use crate::relation::Rel;
 
 /// A dense matrix, column-major.
@@ -70,7 +70,7 @@ pub fn eval_la(e: &La, v: &Values) -> Result<Dense, SumProductError> {
                 (0..a.cols).map(|k| a.at(i, k) * b.at(k, j)).sum()
             })
         }
-        La::Times(a, b) => {
+        La::Times(a, b) | La::Plus(a, b) => {
             let (a, b) = (go(a)?, go(b)?);
             let (rows, cols) = (a.rows.max(b.rows), a.cols.max(b.cols));
             // A dimension of 1 is broadcast.
@@ -80,11 +80,15 @@ pub fn eval_la(e: &La, v: &Values) -> Result<Dense, SumProductError> {
                     if m.cols == 1 { 0 } else { j },
                 )
             };
-            Dense::from_fn(rows, cols, |i, j| get(&a, i, j) * get(&b, i, j))
-        }
-        La::Plus(a, b) => {
-            let (a, b) = (go(a)?, go(b)?);
-            Dense::from_fn(a.rows, a.cols, |i, j| a.at(i, j) + b.at(i, j))
+            let times = matches!(e, La::Times(..));
+            Dense::from_fn(rows, cols, |i, j| {
+                let (x, y) = (get(&a, i, j), get(&b, i, j));
+                if times {
+                    x * y
+                } else {
+                    x + y
+                }
+            })
         }
         La::Power(a, k) => {
             let a = go(a)?;
@@ -183,8 +187,12 @@ pub fn eval_plan(
         Rel::Name(s) => Ok(*s),
         _ => Err(SumProductError::Unsupported("a malformed plan".into())),
     };
+    let ones = Dense::from_fn(1, 1, |_, _| 1.0);
     let operand = |x: egg::Id| {
         let n = name(x)?;
+        if n.as_str() == ONES {
+            return Ok(&ones);
+        }
         v.get(n.as_str()).ok_or_else(|| missing(n.as_str()))
     };
     for node in nodes {
@@ -205,12 +213,20 @@ pub fn eval_plan(
             Rel::Matrix([x, i, j]) => {
                 let m = operand(*x)?;
                 let (i, j) = (name(*i)?, name(*j)?);
-                Table::build(vec![i, j], dims, |at| m.at(at[&i], at[&j]))
+                let one = m.rows * m.cols == 1;
+                Table::build(vec![i, j], dims, |at| {
+                    if one {
+                        m.data[0]
+                    } else {
+                        m.at(at[&i], at[&j])
+                    }
+                })
             }
             Rel::Vector([x, i]) => {
                 let m = operand(*x)?;
                 let i = name(*i)?;
-                Table::build(vec![i], dims, |at| m.data[at[&i]])
+                let one = m.data.len() == 1;
+                Table::build(vec![i], dims, |at| m.data[if one { 0 } else { at[&i] }])
             }
             Rel::Scalar(x) => {
                 let m = operand(*x)?;

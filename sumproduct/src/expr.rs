@@ -19,7 +19,7 @@ pub enum La {
     /// The element-wise product; a `1 x 1` factor scales the other, a column (row) vector
     /// multiplies every column (row) of a matrix, as SystemML broadcasts.
     Times(Box<La>, Box<La>),
-    /// The element-wise sum of two operands of one shape.
+    /// The element-wise sum; a scalar, row or column is broadcast as in [`La::Times`].
     Plus(Box<La>, Box<La>),
     /// The element-wise power `k >= 1`.
     Power(Box<La>, u32),
@@ -152,6 +152,10 @@ impl Func {
     }
 }
 
+/// The name of the all-ones relation that broadcasting adds (`x + 1` is `x + 1 * ones`);
+/// no operand of the language can have it.
+pub const ONES: &str = "#ones";
+
 /// An operand's shape and the number of its nonzero entries.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Operand {
@@ -223,10 +227,11 @@ impl La {
             }
             La::Plus(a, b) => {
                 let (l, r) = (a.shape(shapes)?, b.shape(shapes)?);
-                if l != r {
+                let out = (l.0.max(r.0), l.1.max(r.1));
+                if !(broadcasts(l, out) && broadcasts(r, out)) {
                     return Err(bad("sum", l, r));
                 }
-                l
+                out
             }
             La::Power(a, _) | La::Apply(_, a) => a.shape(shapes)?,
             La::Trace(a) | La::Diag(a) => {

@@ -26,6 +26,24 @@ fn not_free(i: &str, a: &str) -> impl Fn(&mut Graph, Id, &Subst) -> bool {
     }
 }
 
+/// Whether `a` has all the attributes `attrs` (pattern variables bound to names).
+fn has(a: &str, attrs: &[&str]) -> impl Fn(&mut Graph, Id, &Subst) -> bool {
+    let a = a.parse::<Var>();
+    let attrs: Vec<Result<Var, _>> = attrs.iter().map(|v| v.parse::<Var>()).collect();
+    move |g: &mut Graph, _: Id, s: &Subst| {
+        let Ok(a) = &a else { return false };
+        let Some(&a) = s.get(*a) else { return false };
+        attrs.iter().all(|v| {
+            let name = v
+                .as_ref()
+                .ok()
+                .and_then(|v| s.get(*v))
+                .and_then(|&i| g[i].data.name);
+            name.is_some_and(|n| g[a].data.schema.contains(&n))
+        })
+    }
+}
+
 /// Whether `b` has no attributes.
 fn scalar(b: &str) -> impl Fn(&mut Graph, Id, &Subst) -> bool {
     let b = b.parse::<Var>();
@@ -67,6 +85,14 @@ pub fn rules() -> Vec<Rewrite<Rel, Facts>> {
         // classes are folded by the analysis.
         rw!("join-one"; "(* ?a 1)" => "?a"),
         rw!("union-twice"; "(+ ?a ?a)" => "(* 2 ?a)"),
+        // The all-ones relation of a broadcast summed over one of its attributes is the
+        // attribute's size: sum_i 1(i) = |i|, sum_i 1(i, j) = |i| 1(j).
+        rw!("sum-of-ones"; "(sum ?i (v #ones ?i))" => "(dim ?i)"),
+        rw!("sum-of-ones-rows"; "(sum ?i (m #ones ?i ?j))" => "(* (dim ?i) (v #ones ?j))"),
+        rw!("sum-of-ones-cols"; "(sum ?j (m #ones ?i ?j))" => "(* (dim ?j) (v #ones ?i))"),
+        // A * 1(i) = A and A * 1(i, j) = A when A has the attributes already.
+        rw!("join-ones"; "(* ?a (v #ones ?i))" => "?a" if has("?a", &["?i"])),
+        rw!("join-ones2"; "(* ?a (m #ones ?i ?j))" => "?a" if has("?a", &["?i", "?j"])),
         // A + A * b = A * (1 + b) for a scalar b (factoring with A = A * 1; a b with
         // attributes would need a matrix of ones, which a union cannot broadcast).
         rw!("factor-one"; "(+ ?a (* ?a ?b))" => "(* ?a (+ 1 ?b))" if scalar("?b")),

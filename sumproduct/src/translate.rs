@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use egg::{Id, RecExpr, Symbol};
 
 use crate::error::SumProductError;
-use crate::expr::{La, Shapes};
+use crate::expr::{La, Shapes, ONES};
 use crate::relation::Rel;
 
 /// An expression in relational form, with what the optimiser needs to know about it.
@@ -98,6 +98,35 @@ impl Translator<'_> {
         }
     }
 
+    /// The relation of `x`, a summand of a sum of shape `out`: a scalar, row or column is
+    /// joined with the all-ones relation over the attributes it lacks, so both sides of the
+    /// union have one schema.
+    fn summand(
+        &mut self,
+        x: &La,
+        out: (u64, u64),
+        r: Option<Symbol>,
+        c: Option<Symbol>,
+    ) -> Result<Id, SumProductError> {
+        let s = x.shape(self.shapes)?;
+        let v = self.broadcast(x, out, r, c)?;
+        let missing: Vec<Symbol> = [(s.0 != out.0, r), (s.1 != out.1, c)]
+            .into_iter()
+            .filter_map(|(lacks, a)| if lacks { a } else { None })
+            .collect();
+        if missing.is_empty() {
+            return Ok(v);
+        }
+        let ones = self.name(Symbol::from(ONES));
+        let attrs: Vec<Id> = missing.iter().map(|a| self.name(*a)).collect();
+        let o = match attrs.as_slice() {
+            [i] => self.expr.add(Rel::Vector([ones, *i])),
+            [i, j] => self.expr.add(Rel::Matrix([ones, *i, *j])),
+            _ => return Err(SumProductError::Unsupported("a malformed broadcast".into())),
+        };
+        Ok(self.expr.add(Rel::Join([v, o])))
+    }
+
     /// The relation of `e` with its rows bound to `r` and its columns to `c`.
     fn go(&mut self, e: &La, r: Option<Symbol>, c: Option<Symbol>) -> Result<Id, SumProductError> {
         Ok(match e {
@@ -130,7 +159,9 @@ impl Translator<'_> {
                 self.expr.add(Rel::Join([x, y]))
             }
             La::Plus(a, b) => {
-                let (x, y) = (self.go(a, r, c)?, self.go(b, r, c)?);
+                let out = e.shape(self.shapes)?;
+                let x = self.summand(a, out, r, c)?;
+                let y = self.summand(b, out, r, c)?;
                 self.expr.add(Rel::Union([x, y]))
             }
             La::Power(a, k) => {

@@ -68,7 +68,12 @@ fn expr(rng: &mut Rng, rows: u64, cols: u64, depth: u32) -> La {
             let k = [M, N][rng.below(2) as usize];
             expr(rng, rows, k, d).row_sums()
         }
-        8 => expr(rng, rows, cols, d).apply(Func::Abs),
+        8 if rng.below(2) == 0 => expr(rng, rows, cols, d).apply(Func::Abs),
+        8 => {
+            // A scalar, row or column broadcast over the sum's shape.
+            let (r, c) = [(1, 1), (rows, 1), (1, cols)][rng.below(3) as usize];
+            expr(rng, rows, cols, d).plus(expr(rng, r, c, d))
+        }
         _ => leaf(rng),
     }
 }
@@ -131,12 +136,19 @@ fn random_expressions_agree_with_direct_evaluation() {
             improved += 1;
         }
         let want = eval_la(&e, &values).expect("direct");
-        let got = eval_plan(&o.plan, &o.input.dims, &values, o.input.rows, o.input.cols)
-            .expect("plan");
+        let got =
+            eval_plan(&o.plan, &o.input.dims, &values, o.input.rows, o.input.cols).expect("plan");
         let d = want.relative_difference(&got);
         assert!(d < 1e-10, "case {case}: {d:e}\n{e:?}");
-        c_function("f", &o.plan, &o.input.dims, &storage, o.input.rows, o.input.cols)
-            .unwrap_or_else(|err| panic!("case {case}: {err}\n{e:?}"));
+        c_function(
+            "f",
+            &o.plan,
+            &o.input.dims,
+            &storage,
+            o.input.rows,
+            o.input.cols,
+        )
+        .unwrap_or_else(|err| panic!("case {case}: {err}\n{e:?}"));
     }
     assert!(improved > 10, "only {improved} plans improved");
 }

@@ -131,6 +131,18 @@ fn cases() -> Vec<Case> {
             operands: vec![("P", 100_000, 1, 1.0), ("X", 100_000, 100, 1.0)],
         },
         Case {
+            name: "MLR as SystemML writes it: P .* (1 - P) .* X",
+            input: op("P").times(La::num(1).minus(op("P"))).times(op("X")),
+            expected: op("P").times(La::num(1).minus(op("P"))).times(op("X")),
+            operands: vec![("P", 100_000, 1, 1.0), ("X", 100_000, 100, 1.0)],
+        },
+        Case {
+            name: "sum(X + eps), X sparse (see sum_of_a_broadcast_scalar)",
+            input: op("X").plus(op("eps")).sum(),
+            expected: op("X").plus(op("eps")).sum(),
+            operands: vec![("X", 2000, 300, 1e-3), ("eps", 1, 1, 1.0)],
+        },
+        Case {
             name: "SumMatrixMult sum(A B)",
             input: op("A").mm(op("B")).sum(),
             expected: op("A").col_sums().t().times(op("B").row_sums()).sum(),
@@ -438,4 +450,24 @@ fn generated_c_agrees_with_direct_evaluation() {
         let d = want.relative_difference(&got);
         assert!(d < 1e-12, "{}: {d:e}\n{src}", c.name);
     }
+}
+
+/// `sum(X + eps)` is `sum(X) + eps |i| |j|`: the broadcast ones are summed out by size, so
+/// the plan reads X's nonzeros and nothing dense.
+#[test]
+fn sum_of_a_broadcast_scalar() {
+    let ops = [("X", 2000, 300, 1e-3), ("eps", 1, 1, 1.0)];
+    let o = optimise(
+        &op("X").plus(op("eps")).sum(),
+        &shapes(&ops),
+        Limits::default(),
+    )
+    .expect("optimise");
+    assert!(o.before > 6e5, "{:e}", o.before);
+    assert!(
+        o.after < 2.0 * 600.0 + 10.0,
+        "{:e}: {}",
+        o.after,
+        show(&o.plan)
+    );
 }

@@ -95,20 +95,26 @@ impl Builder {
             let col = p.col();
             p.i += 1;
             let rhs = self.ew_term(p)?;
-            if (acc.rows, acc.cols) != (rhs.rows, rhs.cols) {
+            let (l, r) = ((acc.rows, acc.cols), (rhs.rows, rhs.cols));
+            let out = (l.0.max(r.0), l.1.max(r.1));
+            if !(broadcasts(l, out) && broadcasts(r, out)) {
                 return Err(LaError::at(
                     p.line,
                     col,
                     format!(
-                        "operands of `{c}` have different sizes: {} x {} and {} x {}",
-                        acc.rows, acc.cols, rhs.rows, rhs.cols
+                        "operands of `{c}` do not fit: {} x {} and {} x {} (equal sizes, a scalar, or a row or column of the other)",
+                        l.0, l.1, r.0, r.1
                     ),
                 ));
             }
-            acc.e = if c == '+' {
-                acc.e.plus(rhs.e)
-            } else {
-                acc.e.minus(rhs.e)
+            acc = Shaped {
+                e: if c == '+' {
+                    acc.e.plus(rhs.e)
+                } else {
+                    acc.e.minus(rhs.e)
+                },
+                rows: out.0,
+                cols: out.1,
             };
         }
         Ok(acc)
