@@ -52,6 +52,14 @@ pub enum Kernel {
     DiagSolve,
     /// Row permutation from a pivoted LU factorisation; no arithmetic.
     Laswp,
+    /// Householder QR factorisation `A = Q R` of a tall matrix (Q kept as reflectors).
+    Geqrf,
+    /// Product with the orthogonal factor of GEQRF, `Q^T C` or `Q C`, from its reflectors.
+    Ormqr,
+    /// Symmetric eigendecomposition `A = Z W Z^T` (eigenvectors and eigenvalues).
+    Syev,
+    /// Singular value decomposition `A = U S V^T`.
+    Gesvd,
     /// Binding of an output name to a computed value; no arithmetic, not printed.
     Bind,
 }
@@ -280,6 +288,46 @@ pub const CATALOGUE: &[KernelSpec] = &[
         domain: "[m, n] -> { S[i, j] : 0 <= i < m and 0 <= j < n }",
         body: "X[i][j] = B[p[i]][j]",
     },
+    // The four orthogonal factorisations and their use have no single-statement body a
+    // loop nest could scan (each step k applies a reflector or rotation built from a norm
+    // over the whole column); programs run them as C routines (`ps_geqr2` and friends).
+    // Domain and body describe the dominant update for the catalogue listing.
+    KernelSpec {
+        kernel: Kernel::Geqrf,
+        name: "GEQRF",
+        operation: "A(m,n) = Q*R, m >= n (Q as n Householder reflectors)",
+        conditions: "A FullRank, m >= n",
+        cost: "2*m*n*n - 2*n*n*n/3",
+        domain: "[m, n] -> { S[k, j, i] : 0 <= k < n and k < j < n and k <= i < m }",
+        body: "A[i][j] -= tau[k] * v[i] * w[j]",
+    },
+    KernelSpec {
+        kernel: Kernel::Ormqr,
+        name: "ORMQR",
+        operation: "C(m,p) := Q^T*C or Q*C, Q(m,m) from k reflectors of GEQRF",
+        conditions: "Q from GEQRF",
+        cost: "4*m*p*k - 2*p*k*k",
+        domain: "[m, p, k] -> { S[l, j, i] : 0 <= l < k and 0 <= j < p and l <= i < m }",
+        body: "C[i][j] -= tau[l] * v[i] * w[j]",
+    },
+    KernelSpec {
+        kernel: Kernel::Syev,
+        name: "SYEV",
+        operation: "A(n,n) = Z*W*Z^T, W diagonal (eigenvalues), Z orthogonal",
+        conditions: "A Symmetric",
+        cost: "10*n*n*n/3 + n*n",
+        domain: "[n] -> { S[p, q, i] : 0 <= p < q < n and 0 <= i < n }",
+        body: "A[i][p] = c * A[i][p] - s * A[i][q]",
+    },
+    KernelSpec {
+        kernel: Kernel::Gesvd,
+        name: "GESVD",
+        operation: "A(m,n) = U*S*V^T, m >= n, S diagonal, U, V orthogonal",
+        conditions: "none (inverses: A square, FullRank)",
+        cost: "14*m*n*n + 8*n*n*n",
+        domain: "[m, n] -> { S[p, q, i] : 0 <= p < q < n and 0 <= i < m }",
+        body: "A[i][p] = c * A[i][p] - s * A[i][q]",
+    },
 ];
 
 impl Kernel {
@@ -337,6 +385,32 @@ pub mod cost {
     pub fn getri(n: u64) -> f64 {
         4.0 * (n as f64).powi(3) / 3.0
     }
+    /// Householder QR of an m x n matrix, m >= n: LAPACK Working Note 41's leading terms
+    /// for DGEQRF (`m n^2 - n^3/3` multiplications and as many additions); Linnea's cost
+    /// of computing R.
+    pub fn geqrf(m: u64, n: u64) -> f64 {
+        let (m, n) = (m as f64, n as f64);
+        2.0 * m * n * n - 2.0 * n * n * n / 3.0
+    }
+    /// Applying the orthogonal factor of k reflectors of length m to an m x p operand
+    /// (DORMQR, left side): LAPACK Working Note 41's `4 m p k - 2 p k^2`.
+    pub fn ormqr(m: u64, p: u64, k: u64) -> f64 {
+        let (m, p, k) = (m as f64, p as f64, k as f64);
+        4.0 * m * p * k - 2.0 * p * k * k
+    }
+    /// Symmetric eigendecomposition with eigenvectors of an n x n matrix, as Linnea counts
+    /// it: `4n^3/3` to reduce to tridiagonal form, `n^2` for the tridiagonal problem and
+    /// `2n^3` to transform the eigenvectors back.
+    pub fn syev(n: u64) -> f64 {
+        let n = n as f64;
+        4.0 * n * n * n / 3.0 + n * n + 2.0 * n * n * n
+    }
+    /// Singular value decomposition of an m x n matrix (m >= n) with both singular vector
+    /// sets, as Linnea counts it: `14 m n^2 + 8 n^3`.
+    pub fn gesvd(m: u64, n: u64) -> f64 {
+        let (m, n) = (m as f64, n as f64);
+        14.0 * m * n * n + 8.0 * n * n * n
+    }
     /// One operation per element of an m x n operand.
     pub fn elementwise(m: u64, n: u64) -> f64 {
         m as f64 * n as f64
@@ -352,7 +426,8 @@ mod tests {
         use Kernel::*;
         for k in [
             Gemm, Symm, Syrk, Syr2k, Trmm, Trsm, Gemv, Symv, Trmv, Trsv, Ger, Dot, Axpy, Scal,
-            Potrf, Getrf, Trtri, Lauum, Getri, DiagScale, DiagSolve, Laswp,
+            Potrf, Getrf, Trtri, Lauum, Getri, DiagScale, DiagSolve, Laswp, Geqrf, Ormqr, Syev,
+            Gesvd,
         ] {
             let s = k.spec().unwrap();
             assert!(
@@ -371,5 +446,11 @@ mod tests {
         assert_eq!(cost::syrk(500, 2500), 6.25e8);
         assert_eq!(cost::potrf(300), 9e6);
         assert_eq!(cost::trsm(10, 5), 500.0);
+        // LAWN 41: DGEQRF 2mn^2 - 2n^3/3, DORMQR 4mpk - 2pk^2; Linnea: SYEV 10n^3/3 + n^2,
+        // GESVD 14mn^2 + 8n^3.
+        assert_eq!(cost::geqrf(30, 3), 540.0 - 18.0);
+        assert_eq!(cost::ormqr(30, 2, 3), 720.0 - 36.0);
+        assert_eq!(cost::syev(3), 36.0 + 9.0 + 54.0);
+        assert_eq!(cost::gesvd(4, 2), 224.0 + 64.0);
     }
 }
