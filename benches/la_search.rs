@@ -36,6 +36,7 @@ fn bench(c: &mut Criterion) {
     let full = SearchOptions {
         time_limit: Duration::from_secs(10),
         max_states: 2000,
+        ..SearchOptions::default()
     };
     let mut g = c.benchmark_group("first");
     for (name, src) in problems() {

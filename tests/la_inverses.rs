@@ -143,6 +143,7 @@ fn application_problems_get_no_dearer() {
         let opts = SearchOptions {
             time_limit: std::time::Duration::from_secs(60),
             max_states: 300,
+            ..SearchOptions::default()
         };
         let s = solve(&p, opts).unwrap_or_else(|e| panic!("{name}: {e}"));
         if s.lowered.flops > before * (1.0 + 1e-9) {

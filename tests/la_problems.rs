@@ -106,6 +106,7 @@ fn solutions() -> &'static Vec<(polyscan_la::ast::Program, Solution)> {
                 let opts = SearchOptions {
                     time_limit: Duration::from_secs(60),
                     max_states: 300,
+                    ..SearchOptions::default()
                 };
                 let s = solve(&p, opts).unwrap_or_else(|e| panic!("{name}: {e}"));
                 (p, s)

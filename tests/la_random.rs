@@ -160,6 +160,7 @@ fn random_expression_trees_agree_numerically() {
         let opts = SearchOptions {
             time_limit: Duration::from_secs(10),
             max_states: 40,
+            ..SearchOptions::default()
         };
         let s = solve(&p, opts).unwrap_or_else(|e| panic!("case {case}: {e}\n{src}"));
         let small = scaled(&p, 50, 3);

@@ -18,6 +18,7 @@ fn prefixes_and_mutations_never_panic() {
     let opts = SearchOptions {
         time_limit: Duration::from_secs(5),
         max_states: 30,
+        ..SearchOptions::default()
     };
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/la");
     let mut rng = Rng::new(7);

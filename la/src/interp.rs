@@ -9,6 +9,8 @@ use super::lower::{Alpha, Arg, Op, Step};
 use super::norm::Env;
 use super::properties::{Prop, Props};
 
+mod orth;
+
 /// A dense row-major matrix.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mat {
@@ -636,6 +638,7 @@ pub fn execute(
                     m.inverse()?
                 }
             }
+            Op::Orth(o) => orth::execute(o, &mut v)?,
             Op::Bind { a } => get(&v, *a)?,
         };
         if s.out >= v.len() {

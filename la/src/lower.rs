@@ -14,7 +14,12 @@ use super::norm::{chain_key, Base, Env, Factor, Sum, Term};
 use super::properties::{Prop, Props};
 
 mod congruence;
+mod factor;
+mod orth;
 mod rank2;
+
+use factor::Factorisation;
+pub use orth::{Alternatives, Factoring, Orth};
 
 /// An entity used as an argument, possibly transposed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -107,6 +112,8 @@ pub enum Op {
         /// The matrix inverted.
         a: Arg,
     },
+    /// An orthogonal factorisation (QR, SYEV, SVD) or a product with its Q (see [`Orth`]).
+    Orth(Orth),
     /// out (a program output) = a
     Bind {
         /// The value the output takes.
@@ -141,15 +148,12 @@ pub struct Lowered {
     pub steps: Vec<Step>,
     /// Total FLOPs of the steps.
     pub flops: f64,
+    /// The orthogonal factorisations the lowering could have used instead (or did use).
+    pub alternatives: Alternatives,
 }
 
 /// Longest product the matrix-chain algorithm (cubic in the length) is run on.
 pub const MAX_CHAIN: usize = 64;
-
-enum Factorisation {
-    Cholesky(usize),
-    Lu { p: usize, l: usize, u: usize },
-}
 
 struct Lowering {
     env: Env,
@@ -159,24 +163,48 @@ struct Lowering {
     temps: usize,
     /// Whether congruences with a definite middle factor may go through its Cholesky factor.
     congruences: bool,
+    policy: Factoring,
+    alternatives: Alternatives,
 }
 
-/// Lowers the assignments `(lhs, rhs)` in order: once multiplying congruences `G M G^T`
-/// out and once through the Cholesky factor of `M` (see `congruence`), keeping the cheaper.
-/// Which is cheaper is a property of the whole program, not of one product: `M G^T` may be
-/// a common subexpression that another term needs anyway (as in the LMMSE estimators).
+/// Lowers the assignments `(lhs, rhs)` in order, with the default factorisations.
 pub fn lower(env: &Env, stmts: &[(usize, Sum)]) -> Result<Lowered, LaError> {
-    let plain = lower_with(env, stmts, false);
-    let factored = lower_with(env, stmts, true);
-    match (plain, factored) {
-        (Ok(p), Ok(f)) => Ok(if f.flops < p.flops { f } else { p }),
-        (Ok(p), Err(_)) => Ok(p),
-        (Err(_), Ok(f)) => Ok(f),
-        (Err(e), Err(_)) => Err(e),
-    }
+    lower_with(env, stmts, Factoring::default())
 }
 
-fn lower_with(env: &Env, stmts: &[(usize, Sum)], congruences: bool) -> Result<Lowered, LaError> {
+/// Lowers the assignments `(lhs, rhs)` in order, using the orthogonal factorisations
+/// `policy` asks for: once multiplying congruences `G M G^T` out and once through the
+/// Cholesky factor of `M` (see `congruence`), keeping the cheaper. Which is cheaper is a
+/// property of the whole program, not of one product: `M G^T` may be a common
+/// subexpression that another term needs anyway (as in the LMMSE estimators).
+pub fn lower_with(
+    env: &Env,
+    stmts: &[(usize, Sum)],
+    policy: Factoring,
+) -> Result<Lowered, LaError> {
+    let plain = lower_once(env, stmts, policy, false);
+    let factored = lower_once(env, stmts, policy, true);
+    let best = match (plain, factored) {
+        (Ok(p), Ok(f)) => {
+            // Both met the same inverses; either may have met more.
+            let met = p.alternatives.union(f.alternatives);
+            let mut b = if f.flops < p.flops { f } else { p };
+            b.alternatives = met;
+            b
+        }
+        (Ok(p), Err(_)) => p,
+        (Err(_), Ok(f)) => f,
+        (Err(e), Err(_)) => return Err(e),
+    };
+    Ok(best)
+}
+
+fn lower_once(
+    env: &Env,
+    stmts: &[(usize, Sum)],
+    policy: Factoring,
+    congruences: bool,
+) -> Result<Lowered, LaError> {
     let mut lw = Lowering {
         env: env.clone(),
         steps: Vec::new(),
@@ -184,6 +212,8 @@ fn lower_with(env: &Env, stmts: &[(usize, Sum)], congruences: bool) -> Result<Lo
         facts: HashMap::new(),
         temps: 0,
         congruences,
+        policy,
+        alternatives: Alternatives::default(),
     };
     for (lhs, rhs) in stmts {
         let props = sum_props(&lw.env, rhs);
@@ -204,6 +234,7 @@ fn lower_with(env: &Env, stmts: &[(usize, Sum)], congruences: bool) -> Result<Lo
         env: lw.env,
         steps: lw.steps,
         flops,
+        alternatives: lw.alternatives,
     })
 }
 
@@ -470,6 +501,9 @@ impl Lowering {
 
     /// The chain elements for one factor; factorisations are emitted on the way.
     fn elements(&mut self, f: &Factor) -> Result<Vec<El>, LaError> {
+        if let Some(els) = self.gram_qr_elements(f)? {
+            return Ok(els);
+        }
         let a = match &f.base {
             Base::Op(id) => Arg {
                 id: *id,
@@ -518,6 +552,9 @@ impl Lowering {
                 ),
             ]);
         }
+        if let Some(els) = self.orth_inverse_elements(a, p)? {
+            return Ok(els);
+        }
         let (pm, l, u) = self.lu(a.id, n);
         // A = P L U: A^-1 = U^-1 L^-1 P^T and A^-T = P L^-T U^-T.
         Ok(if a.trans {
@@ -559,50 +596,6 @@ impl Lowering {
         })
     }
 
-    fn cholesky(&mut self, id: usize, n: u64) -> usize {
-        if let Some(Factorisation::Cholesky(l)) = self.facts.get(&id) {
-            return *l;
-        }
-        let l = self.temp(n, n, Props::of(&[Prop::LowerTriangular, Prop::NonSingular]));
-        self.emit(
-            Kernel::Potrf,
-            Op::Potrf {
-                a: Arg { id, trans: false },
-            },
-            l,
-            cost::potrf(n),
-            vec!["SPD".into()],
-        );
-        self.facts.insert(id, Factorisation::Cholesky(l));
-        l
-    }
-
-    fn lu(&mut self, id: usize, n: u64) -> (usize, usize, usize) {
-        if let Some(Factorisation::Lu { p, l, u }) = self.facts.get(&id) {
-            return (*p, *l, *u);
-        }
-        let p = self.temp(n, n, Props::of(&[Prop::Permutation]));
-        let l = self.temp(
-            n,
-            n,
-            Props::of(&[Prop::LowerTriangular, Prop::UnitDiagonal]),
-        );
-        let u = self.temp(n, n, Props::of(&[Prop::UpperTriangular, Prop::NonSingular]));
-        self.emit(
-            Kernel::Getrf,
-            Op::Getrf {
-                a: Arg { id, trans: false },
-                l,
-                u,
-            },
-            p,
-            cost::getrf(n),
-            vec!["NonSingular".into()],
-        );
-        self.facts.insert(id, Factorisation::Lu { p, l, u });
-        (p, l, u)
-    }
-
     /// Evaluates a product of factors.
     fn chain(&mut self, fs: &[Factor]) -> Result<Arg, LaError> {
         let key = format!("C:{}", chain_key(fs));
@@ -610,6 +603,10 @@ impl Lowering {
         let tkey = format!("C:{}", chain_key(&tfs));
         if let Some(a) = self.lookup(&key, &tkey) {
             return Ok(a);
+        }
+        if let Some(out) = self.least_squares(fs)? {
+            self.memo.insert(key, out);
+            return Ok(out);
         }
         let mut els = Vec::new();
         for f in fs {

@@ -1,7 +1,7 @@
 //! Linnea-style notation of a step's operation, e.g. `T3 := L1^-1 * X`: shared by the
 //! report, the regions' candidate names and the comments of emitted programs.
 
-use super::lower::{Alpha, Arg, Op, Step};
+use super::lower::{Alpha, Arg, Op, Orth, Step};
 use super::norm::Env;
 
 fn arg(env: &Env, a: Arg) -> String {
@@ -64,6 +64,30 @@ pub fn describe(env: &Env, s: &Step) -> String {
             arg(env, *a)
         ),
         Op::Inverse { a } => format!("{out} := {}^-1", arg(env, *a)),
+        Op::Orth(o) => orth(env, out, o),
         Op::Bind { a } => format!("{out} := {}", arg(env, *a)),
+    }
+}
+
+/// An orthogonal factorisation or a product with its Q, e.g. `T4, T2, T3 := qr(X)`.
+fn orth(env: &Env, out: &str, o: &Orth) -> String {
+    let name = |id: usize| env.entities[id].name.clone();
+    match o {
+        Orth::Geqrf { a, h, tau } => {
+            format!(
+                "{out}, {}, {} := qr({})",
+                name(*h),
+                name(*tau),
+                arg(env, *a)
+            )
+        }
+        Orth::Ormqr { h, b, trans, .. } => {
+            let t = if *trans { "^T" } else { "" };
+            format!("{out} := Q({}){t} * {}", name(*h), arg(env, *b))
+        }
+        Orth::Syev { a, w } => format!("{out}, {} := eig({})", name(*w), arg(env, *a)),
+        Orth::Gesvd { a, s, v } => {
+            format!("{out}, {}, {} := svd({})", name(*s), name(*v), arg(env, *a))
+        }
     }
 }

@@ -12,9 +12,13 @@ use super::ast::{Expr, Program};
 use super::error::LaError;
 use super::inverses::{merges, splits};
 use super::kernels::cost;
-use super::lower::{lower, Lowered};
+use super::lower::Lowered;
 use super::norm::{mentions, normalise, simplify, substitute, Base, Env, Factor, Sum, Term};
 use super::symbolic::symbolic_cost;
+
+mod factoring;
+
+pub use factoring::{lower_priced, FactorChoice, Preferred};
 
 /// States costing more than this multiple of the best solution are not expanded.
 pub const PRUNE_FACTOR: f64 = 4.0;
@@ -31,6 +35,9 @@ pub struct SearchOptions {
     pub time_limit: Duration,
     /// Upper bound on the number of rewritten forms examined.
     pub max_states: usize,
+    /// Which factorisations may be used: by default the orthogonal ones (QR, SYEV, SVD)
+    /// are priced against Cholesky and LU and chosen where cheaper.
+    pub factor: FactorChoice,
 }
 
 impl Default for SearchOptions {
@@ -38,6 +45,7 @@ impl Default for SearchOptions {
         SearchOptions {
             time_limit: Duration::from_secs(1),
             max_states: MAX_STATES,
+            factor: FactorChoice::default(),
         }
     }
 }
@@ -114,7 +122,7 @@ pub fn solve(p: &Program, opts: SearchOptions) -> Result<Solution, LaError> {
     }
     let naive_flops = naive_cost(p);
     let original = state.clone();
-    let first = lower(&env, &state)?;
+    let first = lower_priced(&env, &state, opts.factor)?;
     let first_solution_s = start.elapsed().as_secs_f64();
     let first_flops = first.flops;
     let mut best = first;
@@ -145,7 +153,7 @@ pub fn solve(p: &Program, opts: SearchOptions) -> Result<Solution, LaError> {
     }
     if seen.insert(state_key(&inlined)) && start.elapsed() < opts.time_limit {
         states += 1;
-        if let Ok(l) = lower(&env, &inlined) {
+        if let Ok(l) = lower_priced(&env, &inlined, opts.factor) {
             if l.flops < best.flops {
                 best = l.clone();
                 final_solution_s = start.elapsed().as_secs_f64();
@@ -194,7 +202,9 @@ pub fn solve(p: &Program, opts: SearchOptions) -> Result<Solution, LaError> {
                 continue;
             }
             states += 1;
-            let Ok(l) = lower(&env, &next) else { continue };
+            let Ok(l) = lower_priced(&env, &next, opts.factor) else {
+                continue;
+            };
             if l.flops < best.flops {
                 best = l.clone();
                 final_solution_s = start.elapsed().as_secs_f64();
@@ -490,6 +500,7 @@ mod tests {
             SearchOptions {
                 time_limit: Duration::ZERO,
                 max_states: 1,
+                ..SearchOptions::default()
             },
         )
         .unwrap_or_else(|e| panic!("{e}"));
@@ -651,6 +662,7 @@ mod symbolic_tests {
             let opts = SearchOptions {
                 time_limit: std::time::Duration::from_secs(30),
                 max_states: 50,
+                ..SearchOptions::default()
             };
             let s = solve(&p, opts).unwrap_or_else(|e| panic!("{f:?}: {e}"));
             let names: Vec<String> = p.sizes.iter().map(|(n, _)| n.clone()).collect();

@@ -12,7 +12,7 @@ use polys::{Coeff, Poly, Vars};
 use super::ast::Program;
 use super::error::LaError;
 use super::kernels::Kernel;
-use super::lower::{Arg, Lowered, Op};
+use super::lower::{Arg, Lowered, Op, Orth};
 use super::properties::Prop;
 
 /// A cost polynomial (3 x FLOPs) and the names of its variables.
@@ -158,6 +158,14 @@ pub fn symbolic_cost(p: &Program, l: &Lowered, open: &[String]) -> Result<Symbol
                 };
                 (cost, s)
             }
+            Op::Orth(o) => {
+                let sh = |a: Arg| shape_of(&shapes, a);
+                let (cost, written) = orth_cost(o, st.out, &sh);
+                for (id, s) in written {
+                    shapes.insert(id, s);
+                }
+                (cost, shapes.get(&st.out).cloned().unwrap_or_default())
+            }
             Op::Bind { a } => (Poly::zero(), shape_of(&shapes, *a)),
         };
         total = total.add(&cost);
@@ -174,4 +182,50 @@ fn elementwise((a, b): (f64, f64), (r, c): &Shape) -> Poly {
     let a = Poly::from_i64((3.0 * a).round() as i64);
     let b = Poly::from_i64((3.0 * b).round() as i64);
     a.mul(r).mul(c).add(&b.mul(r))
+}
+
+/// 3 x the FLOPs of an orthogonal factorisation step (`kernels::cost`: GEQRF
+/// `2mn^2 - 2n^3/3`, ORMQR `4mpk - 2pk^2`, SYEV `10n^3/3 + n^2`, GESVD `14mn^2 + 8n^3`) and
+/// the shapes of the entities it writes, its output among them.
+fn orth_cost(o: &Orth, out: usize, shape: &dyn Fn(Arg) -> Shape) -> (Poly, Vec<(usize, Shape)>) {
+    let k = |v: i64| Poly::from_i64(v);
+    let one = k(1);
+    let arg = |id: usize| Arg { id, trans: false };
+    match o {
+        Orth::Geqrf { a, h, tau } => {
+            let (m, n) = shape(*a);
+            let n2 = n.mul(&n);
+            let cost = k(6).mul(&m).mul(&n2).sub(&k(2).mul(&n2).mul(&n));
+            let written = vec![
+                (out, (n.clone(), n.clone())),
+                (*h, (m, n.clone())),
+                (*tau, (n, one)),
+            ];
+            (cost, written)
+        }
+        Orth::Ormqr { h, b, trans, .. } => {
+            let (m, n) = shape(arg(*h));
+            let (_, p) = shape(*b);
+            let cost = k(12)
+                .mul(&m)
+                .mul(&p)
+                .mul(&n)
+                .sub(&k(6).mul(&p).mul(&n).mul(&n));
+            let rows = if *trans { n } else { m };
+            (cost, vec![(out, (rows, p))])
+        }
+        Orth::Syev { a, w } => {
+            let (n, c) = shape(*a);
+            let n2 = n.mul(&n);
+            let cost = k(10).mul(&n2).mul(&n).add(&k(3).mul(&n2));
+            (cost, vec![(out, (n.clone(), c.clone())), (*w, (n, c))])
+        }
+        Orth::Gesvd { a, s, v } => {
+            let (m, n) = shape(*a);
+            let n2 = n.mul(&n);
+            let cost = k(42).mul(&m).mul(&n2).add(&k(24).mul(&n2).mul(&n));
+            let sq = (n.clone(), n.clone());
+            (cost, vec![(out, (m, n)), (*s, sq.clone()), (*v, sq)])
+        }
+    }
 }

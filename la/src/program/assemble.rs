@@ -36,6 +36,8 @@ const RUNTIME: &str = concat!(
     "\n",
     include_str!("c/sequence.c"),
     "\n",
+    include_str!("c/orth.c"),
+    "\n",
     include_str!("c/naive.c"),
     "\n",
     include_str!("c/measure.c"),

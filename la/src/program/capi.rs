@@ -247,6 +247,8 @@ pub fn emit_api_threads(
     src.push_str(include_str!("c/identity.c"));
     src.push('\n');
     src.push_str(include_str!("c/sequence.c"));
+    src.push('\n');
+    src.push_str(include_str!("c/orth.c"));
     kernel_support(&mut src, &em);
     let _ = writeln!(
         src,

@@ -73,7 +73,7 @@ impl<'a> Emitter<'a> {
     /// A zeroed `rows` x `cols` scratch matrix (zeroed like `ps_new`'s `calloc`, which
     /// the kernels may rely on): from the workspace, or allocated and freed at the end of
     /// the step.
-    fn scratch_matrix(
+    pub(super) fn scratch_matrix(
         &mut self,
         code: &mut String,
         frees: &mut Vec<String>,

@@ -22,7 +22,8 @@
 //! the run sizes), `view` (views of stored matrices), `form` (a step in canonical shape),
 //! `catalogue` (catalogue nests as C), `library` (blocked kernels from `polyscan_kernels`),
 //! `emitter` (the state shared by the back ends), `backend_nests`, `backend_generated` and
-//! `backend_blas` (a form as code), `step` (a step as code), `assemble` (the whole program,
+//! `backend_blas` (a form as code), `orth` (QR, SYEV and SVD steps, with `c/orth.c`),
+//! `step` (a step as code), `assemble` (the whole program,
 //! around the C runtime in `c/`), `capi` (the sequence as a C function with a workspace,
 //! `--emit c-api`; `c/capi_driver.c` checks it).
 
@@ -36,6 +37,7 @@ mod emitter;
 mod form;
 mod library;
 mod options;
+mod orth;
 mod sizes;
 mod step;
 mod view;

@@ -160,6 +160,26 @@ pub(super) fn run_shapes(
                 sh[*u] = Some(s);
                 s
             }
+            Op::Orth(o) => {
+                let written = o
+                    .shapes(
+                        s.out,
+                        |a| get(&sh, a).ok(),
+                        |id| sh.get(id).copied().flatten(),
+                    )
+                    .ok_or_else(|| {
+                        LaError::Unsupported("a factorisation's operand is not computed".into())
+                    })?;
+                let mut own = None;
+                for (id, shape) in written {
+                    if id == s.out {
+                        own = Some(shape);
+                    } else if let Some(slot) = sh.get_mut(id) {
+                        *slot = Some(shape);
+                    }
+                }
+                own.ok_or_else(|| LaError::Unsupported("a factorisation without output".into()))?
+            }
         };
         sh[s.out] = Some(shape);
     }

@@ -261,6 +261,14 @@ impl Emitter<'_> {
                 );
                 how
             }
+            Op::Orth(o) => {
+                let mut frees = Vec::new();
+                let how = self.orth_step(code, &mut frees, o, out)?;
+                for s in frees {
+                    let _ = writeln!(code, "    free({s});");
+                }
+                how
+            }
             Op::Bind { a } => {
                 self.copy(code, &vo, &self.view(*a));
                 "copy".into()

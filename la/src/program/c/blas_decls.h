@@ -23,3 +23,7 @@ void dgetrf_(const int *, const int *, double *, const int *, int *, int *);
 void dtrtri_(const char *, const char *, const int *, double *, const int *, int *, size_t, size_t);
 void dlauum_(const char *, const int *, double *, const int *, int *, size_t);
 void openblas_set_num_threads(int);
+void dgeqrf_(const int *, const int *, double *, const int *, double *, double *, const int *, int *);
+void dormqr_(const char *, const char *, const int *, const int *, const int *, const double *, const int *, const double *, double *, const int *, double *, const int *, int *, size_t, size_t);
+void dsyev_(const char *, const char *, const int *, double *, const int *, double *, double *, const int *, int *, size_t, size_t);
+void dgesvd_(const char *, const char *, const int *, const int *, double *, const int *, double *, double *, const int *, double *, const int *, double *, const int *, int *, size_t, size_t);
