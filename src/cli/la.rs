@@ -13,6 +13,7 @@ use clap::{Args, ValueEnum};
 use super::files::write_atomically;
 use super::{Diagnostic, ExitCode};
 use polyscan_la::program::{self, Backend, ProgramOptions};
+use polyscan_la::search::{FactorChoice, Preferred};
 use polyscan_la::{self as la, search::SearchOptions, LaError};
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -41,6 +42,19 @@ pub enum BackendArg {
     Nests,
 }
 
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum PreferArg {
+    /// QR (GEQRF) of Y for every inverted Gram product inv(trans(Y)*Y) with Y tall and of
+    /// full rank: least squares as R^-1 Q^T B (ORMQR and TRSM); as --stable.
+    Qr,
+    /// The symmetric eigendecomposition (SYEV) for inverses of symmetric matrices not
+    /// known SPD: inv(A) = Z inv(W) Z^T.
+    Eigen,
+    /// The singular value decomposition (GESVD) for inverses of other square matrices of
+    /// full rank: inv(A) = V inv(S) U^T.
+    Svd,
+}
+
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq, Default)]
 pub enum NaiveArg {
     /// Plain loops (products left to right, Gauss-Jordan inverses): no library needed.
@@ -61,6 +75,16 @@ pub struct LaArgs {
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Numerical stability before FLOPs: inverses of Gram products inv(trans(Y)*Y) are
+    /// never formed (no normal equations); QR of Y is used instead (least squares as
+    /// R^-1 Q^T B). Without it, QR is priced against SYRK + Cholesky and used where it
+    /// costs fewer FLOPs.
+    #[arg(long)]
+    pub stable: bool,
+    /// Use this factorisation wherever it applies, whatever it costs. Without it, the
+    /// search prices QR, SYEV and SVD against Cholesky and LU and takes the cheapest.
+    #[arg(long, value_enum)]
+    pub prefer: Option<PreferArg>,
     /// Print a complete C program for the chosen sequence (to standard output, or to
     /// --output): operands allocated at the problem's sizes, inputs filled with
     /// pseudo-random data having the declared properties (--seed), the kernel sequence
@@ -150,6 +174,14 @@ pub fn run(args: LaArgs) -> Result<(), Diagnostic> {
     }
     let opts = SearchOptions {
         time_limit: Duration::from_secs_f64(args.time_limit.min(1e6)),
+        factor: FactorChoice {
+            stable: args.stable,
+            prefer: args.prefer.map(|p| match p {
+                PreferArg::Qr => Preferred::Qr,
+                PreferArg::Eigen => Preferred::Eigen,
+                PreferArg::Svd => Preferred::Svd,
+            }),
+        },
         ..SearchOptions::default()
     };
     let program_flags = args.backend.is_some()
