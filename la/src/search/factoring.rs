@@ -178,6 +178,12 @@ mod tests {
             k.contains(&Kernel::Ormqr) && !k.contains(&Kernel::Potrf),
             "{k:?}"
         );
+        // A wide W of full rank: inv(W W^T) W c by QR of W^T.
+        let wide = "n = 80\nm = 20\nMatrix W(m, n) <FullRank>\nColumnVector c(n) <>\nColumnVector x(m) <>\nx = inv(W * trans(W)) * W * c\n";
+        let s = solved(wide, STABLE);
+        assert_eq!(kernels(&s), [Kernel::Geqrf, Kernel::Ormqr, Kernel::Trsv]);
+        let qr = cost::geqrf(80, 20) + cost::ormqr(80, 1, 20) + cost::trsm(20, 1);
+        assert!((s.lowered.flops - qr).abs() < 1e-6 * qr);
         // The pseudo-inverse itself (no right-hand side): R^-1 R^-T A^T.
         let s = solved(&format!("{d}Y = inv(trans(A) * A) * trans(A)\n"), STABLE);
         let k = kernels(&s);
