@@ -214,3 +214,239 @@ fn capi_command_line() {
     ]);
     assert_eq!(code, 2, "{err}");
 }
+
+/// Sizes declared `?`: a chain whose cheapest parenthesisation depends on both sizes, and
+/// a solve with a general matrix (GETRF, pivots in the workspace) of bounded size beside a
+/// declared one.
+const CHAIN: &str =
+    "n = ?\nm = ?\nMatrix A(n, m) <>\nMatrix B(m, n) <>\nMatrix C(n, m) <>\nMatrix X(n, m) <>\nX = A * B * C\n";
+const LU: &str = "n = ? [1, 2000]\nm = 40\nMatrix A(n, n) <FullRank>\nMatrix B(n, m) <>\nMatrix C(m, n) <>\nMatrix X(n, m) <>\nX = inv(A) * B + trans(C)\n";
+
+/// Writes `src` as STEM.la in `dir`, emits its C API with `backend` and compiles the
+/// checking driver against it once, counting the allocations of the calls (GNU ld's
+/// --wrap): the driver's path and NAME.c's text.
+fn build_api(dir: &Path, stem: &str, src: &str, backend: &str) -> (std::path::PathBuf, String) {
+    let la = dir.join(format!("{stem}.la"));
+    std::fs::write(&la, src).expect("write problem");
+    let c_file = dir.join(format!("{stem}.c"));
+    let (code, _, err) = polyscan(&[
+        "la",
+        &la.to_string_lossy(),
+        "--emit",
+        "c-api",
+        "--backend",
+        backend,
+        "-o",
+        &c_file.to_string_lossy(),
+    ]);
+    assert_eq!(code, 0, "{stem} ({backend}): emit: {err}");
+    let driver_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("la/src/program/c");
+    let exe = dir.join(format!("check_{stem}"));
+    let mut cc = Command::new("cc");
+    cc.args(["-O2", "-std=gnu11", "-march=native", "-DPS_COUNT_ALLOC"])
+        .arg("-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc")
+        .arg(format!("-I{}", driver_dir.display()))
+        .arg(format!("-I{}", dir.display()))
+        .arg(format!("-DPS_CAPI_HEADER=\"{stem}.h\""))
+        .arg(driver_dir.join("capi_driver.c"))
+        .arg(&c_file)
+        .arg("-o")
+        .arg(&exe)
+        .arg("-lm");
+    if backend == "blas" {
+        cc.arg("-lopenblas");
+    }
+    let out = cc.output().expect("run cc");
+    assert!(
+        out.status.success(),
+        "{stem} ({backend}): does not compile:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let source = std::fs::read_to_string(&c_file).expect("NAME.c");
+    (exe, source)
+}
+
+/// Runs the driver at `sets` (each `n=..,m=..`): exit code and standard output.
+fn run_at(exe: &Path, sets: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(exe)
+        .args(sets)
+        .env("OPENBLAS_NUM_THREADS", "1")
+        .output()
+        .expect("run the driver");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The driver's report at every size set: two calls with residuals below 1e-8, declared
+/// sizes off by one rejected, and the allocations counted in all calls.
+fn check_sets(what: &str, exe: &Path, sets: &[&str]) -> (String, u64) {
+    let (code, text, err) = run_at(exe, sets);
+    assert_eq!(code, Some(0), "{what}: exit {code:?}\n{text}\n{err}");
+    let blocks: Vec<&str> = text.split("sizes:").skip(1).collect();
+    assert_eq!(
+        blocks.len(),
+        sets.len(),
+        "{what}: one report per size set\n{text}"
+    );
+    for b in &blocks {
+        for call in ["call 0: residual", "call 1: residual"] {
+            assert!(b.contains(call), "{what}: {call} missing\n{b}");
+        }
+        assert!(
+            !b.contains("NOT REJECTED"),
+            "{what}: a wrong size accepted\n{b}"
+        );
+    }
+    let residuals: Vec<f64> = text
+        .lines()
+        .filter(|l| l.contains("residual "))
+        .filter_map(|l| l.rsplit(' ').next()?.parse().ok())
+        .collect();
+    assert!(
+        !residuals.is_empty() && residuals.iter().all(|r| *r < 1e-8),
+        "{what}: residuals {residuals:?}\n{text}"
+    );
+    let allocs = text
+        .lines()
+        .find_map(|l| l.strip_prefix("allocations in calls: ")?.parse().ok())
+        .expect("the allocation count");
+    println!("{what}: residuals {residuals:?}, allocations {allocs}");
+    (text, allocs)
+}
+
+/// The emitter's own code (everything after the included blocked kernels: the sequences
+/// and the API functions) allocates nothing: no malloc, calloc, realloc, ps_new or free.
+fn assert_no_allocation(what: &str, source: &str) {
+    let start = source
+        .find("static void ps_seq_0(")
+        .expect("the first kernel sequence");
+    let own = &source[start..];
+    for call in ["malloc(", "calloc(", "realloc(", "ps_new(", "free("] {
+        assert!(
+            !own.contains(call),
+            "{what}: the sequence code calls {call}"
+        );
+    }
+}
+
+/// One C API for `?` sizes, compiled once and called at sizes it was not generated at
+/// (1, 7, 23, 31, 133: the search saw 10, 100, 1000, 10000), twice each with one dirty
+/// workspace; the variant that runs is the one `regions` assigns to those sizes (point
+/// location in the decomposition, an independent computation of the C dispatch's cost
+/// comparison).
+fn open_chain(backend: &str) {
+    if !toolchain(backend) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (exe, source) = build_api(dir.path(), "chain", CHAIN, backend);
+    assert_no_allocation("chain", &source);
+    let sets = [
+        (1, 5),
+        (5, 1),
+        (7, 23),
+        (23, 7),
+        (31, 31),
+        (133, 17),
+        (17, 133),
+    ];
+    let args: Vec<String> = sets.iter().map(|(n, m)| format!("n={n},m={m}")).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (text, allocs) = check_sets(&format!("chain {backend}"), &exe, &args);
+    assert_eq!(allocs, 0, "chain {backend}: the calls allocate\n{text}");
+    // Which variant ran, against the regions' winner (matched by where it was chosen).
+    let header = std::fs::read_to_string(dir.path().join("chain.h")).expect("chain.h");
+    let chosen_at: Vec<String> = header
+        .lines()
+        .filter_map(|l| {
+            let rest = l.trim().split_once(": ")?.1;
+            Some(
+                rest.split_once("(chosen at ")?
+                    .1
+                    .split_once(')')?
+                    .0
+                    .to_string(),
+            )
+        })
+        .collect();
+    assert!(chosen_at.len() >= 2, "two parenthesisations:\n{header}");
+    let p = polyscan_la::parse::parse(CHAIN).expect("parse");
+    let r = polyscan_la::regions::split(&p, polyscan_la::search::SearchOptions::default())
+        .expect("regions");
+    let ran: Vec<usize> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("variant: ")?.parse().ok())
+        .collect();
+    assert_eq!(ran.len(), sets.len(), "{text}");
+    let mut seen = std::collections::BTreeSet::new();
+    for (&(n, m), &k) in sets.iter().zip(&ran) {
+        let w = r.winner_at(&[n, m]).expect("inside the size space");
+        let at: Vec<String> = r.candidates[w]
+            .at
+            .iter()
+            .map(|(s, v)| format!("{s} = {v}"))
+            .collect();
+        assert_eq!(chosen_at[k], at.join(", "), "n={n} m={m}: variant {k}");
+        seen.insert(k);
+    }
+    assert!(seen.len() >= 2, "both variants ran: {ran:?}");
+}
+
+#[test]
+fn capi_open_sizes_generated() {
+    open_chain("generated");
+}
+
+#[test]
+fn capi_open_sizes_blas() {
+    open_chain("blas");
+}
+
+/// GETRF on a bounded `?` size beside a declared one: n = 1 runs the sequence chosen at
+/// 1 (a scalar inverse), the others the LU; the declared m off by one and n outside its
+/// bounds are rejected. No allocation in the sequence code; with blas (whose kernels are
+/// OpenBLAS's) none in the calls at all. The generated back end's blocked kernels still
+/// allocate their own buffers (polyscan_kernels), which the count shows.
+fn open_lu(backend: &str) {
+    if !toolchain(backend) {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (exe, source) = build_api(dir.path(), "lu", LU, backend);
+    assert_no_allocation("lu", &source);
+    assert!(source.contains("GETRF"), "the LU sequence is emitted");
+    let (text, allocs) = check_sets(
+        &format!("lu {backend}"),
+        &exe,
+        &["n=1", "n=7", "n=50", "n=133"],
+    );
+    if backend != "generated" {
+        assert_eq!(allocs, 0, "lu {backend}: the calls allocate\n{text}");
+    }
+    let ran: Vec<i32> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("variant: ")?.parse().ok())
+        .collect();
+    assert!(ran[0] != ran[1], "n = 1 runs its own sequence: {ran:?}");
+    let (code, _, err) = run_at(&exe, &["n=2001"]);
+    assert_eq!(code, Some(2), "n above its bound: {err}");
+    assert!(err.contains("sizes rejected"), "{err}");
+}
+
+#[test]
+fn capi_open_lu_generated() {
+    open_lu("generated");
+}
+
+#[test]
+fn capi_open_lu_blas() {
+    open_lu("blas");
+}
+
+#[test]
+fn capi_open_lu_nests() {
+    open_lu("nests");
+}

@@ -9,7 +9,7 @@
 use super::ast::Program;
 use super::error::LaError;
 use super::notation;
-use super::search::{solve, SearchOptions};
+use super::search::{solve, SearchOptions, Solution};
 use super::symbolic::{symbolic_cost, SymbolicCost};
 use cad::formula::{Atom, Formula, Rel};
 use cad::lift::{Bound, Cell, CellKind, Prune};
@@ -23,6 +23,10 @@ pub struct Candidate {
     pub kernels: String,
     /// Its cost as a polynomial in the open sizes.
     pub cost: SymbolicCost,
+    /// The open sizes' values where the search chose it.
+    pub at: Vec<(String, u64)>,
+    /// The sequence itself (what `--emit c-api` dispatches to).
+    pub solution: Solution,
 }
 
 /// Where one candidate is the cheapest.
@@ -168,7 +172,12 @@ pub fn split_within(
         if candidates.iter().any(|c| c.cost.times3 == cost.times3) {
             continue;
         }
-        candidates.push(Candidate { kernels, cost });
+        candidates.push(Candidate {
+            kernels,
+            cost,
+            at: point.clone(),
+            solution: sol,
+        });
     }
     let vars = Vars::from_names(open.iter().map(String::as_str));
     if candidates.len() == 1 {

@@ -285,7 +285,7 @@ fn program_run(args: &LaArgs, src: &str, opts: SearchOptions) -> Result<(), Diag
     };
     let threads = args.threads.unwrap_or(1);
     if args.emit == Some(LaEmit::CApi) {
-        return emit_api(args, src, &p, &sol, &popts, threads);
+        return emit_api(args, src, &p, &sol, &popts, threads, opts);
     }
     let prog = program::emit_threads(&p, &sol, &popts, threads)
         .map_err(|e| diagnostic(&args.file, src, &e))?;
@@ -339,6 +339,7 @@ fn emit_api(
     sol: &la::search::Solution,
     popts: &ProgramOptions,
     threads: u32,
+    opts: SearchOptions,
 ) -> Result<(), Diagnostic> {
     if args.run {
         return Err(Diagnostic::new(
@@ -360,8 +361,37 @@ fn emit_api(
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let name = program::c_identifier(&popts.title);
-    let api = program::emit_api_threads(p, sol, popts, threads, &name, &header_name)
-        .map_err(|e| diagnostic(&args.file, src, &e))?;
+    // Sizes declared `?`: one sequence per candidate of the region split, dispatched at
+    // run time. With more than three open sizes, or when the split hits its limits, the
+    // nominal sequence alone (it runs wherever its structure holds).
+    let regions = if (1..=3).contains(&p.open_sizes.len()) {
+        match la::regions::split_within(p, opts, &args.limits.cad_limits()) {
+            Ok(r) => Some(r),
+            Err(LaError::Resource(why)) => {
+                eprintln!("note: the C API carries the nominal sequence only: {why}");
+                None
+            }
+            Err(e) => return Err(diagnostic(&args.file, src, &e)),
+        }
+    } else {
+        None
+    };
+    let api = match &regions {
+        Some(r) => {
+            let variants: Vec<program::ApiVariant> = r
+                .candidates
+                .iter()
+                .map(|c| program::ApiVariant {
+                    solution: &c.solution,
+                    at: &c.at,
+                    cost: Some(&c.cost),
+                })
+                .collect();
+            program::emit_api_variants(p, &variants, popts, threads, &name, &header_name)
+        }
+        None => program::emit_api_threads(p, sol, popts, threads, &name, &header_name),
+    }
+    .map_err(|e| diagnostic(&args.file, src, &e))?;
     write_atomically(&h_path, &api.header)?;
     write_atomically(c_path, &api.source)
 }

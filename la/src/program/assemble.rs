@@ -2,11 +2,13 @@
 //! inputs filled with the declared properties, the naive evaluation and `main` with its
 //! times and residuals.
 
-use std::fmt::Write as _;
+use std::fmt::{Display, Write as _};
 
+use super::dim::Dim;
 use super::emitter::{num, Arena, Emitter};
+use super::library::Library;
 use super::options::{Backend, EmittedProgram, ProgramOptions};
-use super::sizes::{resize, run_shapes};
+use super::sizes::{operand_dims, resize, run_shapes, Ties};
 use crate::ast::{Expr, Kind, Program};
 use crate::error::LaError;
 use crate::kernels::Kernel;
@@ -48,7 +50,14 @@ const BLAS_DECLS: &str = concat!("\n", include_str!("c/blas_decls.h"));
 
 /// [`fill`] for entity `i` of the search's environment at run shape `r` x `c`: a declared
 /// operand with its declaration's kind, value and properties, a temporary with its own.
-pub(super) fn fill_entity(ptr: &str, q: &Program, e: &Entity, i: usize, r: u64, c: u64) -> String {
+pub(super) fn fill_entity(
+    ptr: &str,
+    q: &Program,
+    e: &Entity,
+    i: usize,
+    r: impl Display,
+    c: impl Display,
+) -> String {
     match q.operands.get(i) {
         Some(o) => fill(ptr, o.kind, o.value, o.props, r, c),
         None => fill(ptr, e.kind, e.value, e.props, r, c),
@@ -57,7 +66,14 @@ pub(super) fn fill_entity(ptr: &str, q: &Program, e: &Entity, i: usize, r: u64, 
 
 /// The fill call for an input operand. Banded operands (a known bandwidth on either side:
 /// triangles, Hessenberg, tridiagonal, `Banded`) get a fill that is zero outside the band.
-pub(super) fn fill(ptr: &str, kind: Kind, value: f64, p: Props, r: u64, c: u64) -> String {
+pub(super) fn fill(
+    ptr: &str,
+    kind: Kind,
+    value: f64,
+    p: Props,
+    r: impl Display,
+    c: impl Display,
+) -> String {
     let flag = |b: bool| i32::from(b);
     let (lo, up) = p.band();
     let banded = lo.is_some() || up.is_some();
@@ -179,36 +195,50 @@ pub(super) fn naive(e: &Expr, code: &mut String, tmp: &mut usize) -> (String, bo
     }
 }
 
-/// The kernel sequence of `sol` at the sizes of `opts`: the resized problem, the emitter
-/// (shapes, kernels it included) and the sequence's statements (entity `i` is `ps_v[i]`).
-/// `arena` gives, from the entities' shapes, where step scratch starts in a caller's
-/// workspace `ps_work` (the C API); `None` from it allocates scratch per step.
-/// With `threads` above 1 the `Generated` back end's blocked kernels are emitted with
-/// OpenMP pragmas on their independent tile loops.
-pub(super) fn sequence<'s>(
-    p: &Program,
+/// The kernel sequence of `sol` for the operands of `q` (the problem at the run sizes)
+/// of shapes `dims` (numbers, or sizes passed at run time): the emitter (shapes, kernels
+/// it included), the sequence's statements (entity `i` is `ps_v[i]`) and the equalities
+/// between run-time sizes it relies on. With `workspace`, step scratch is carved from a
+/// caller's workspace `ps_work` (the C API), else allocated per step. With `threads`
+/// above 1 the `Generated` back end's blocked kernels are emitted with OpenMP pragmas on
+/// their independent tile loops. Blocked kernels are added to `lib` (several sequences in
+/// one source share it; the emitter's `lib` is it afterwards).
+pub(super) fn sequence_for<'s>(
     sol: &'s Solution,
-    opts: &ProgramOptions,
+    dims: Vec<(Dim, Dim)>,
+    backend: Backend,
     threads: u32,
-    arena: impl FnOnce(&Program, &[(u64, u64)]) -> Option<u64>,
-) -> Result<(Program, Emitter<'s>, String), LaError> {
-    check_threads(opts.backend, threads)?;
-    let q = resize(p, &opts.sizes, opts.scale)?;
+    workspace: bool,
+    lib: Library,
+) -> Result<(Emitter<'s>, String, Ties), LaError> {
+    check_threads(backend, threads)?;
     let env = &sol.lowered.env;
     let steps = &sol.lowered.steps;
-    let shapes = run_shapes(env, steps, &q)?;
-    let base = arena(&q, &shapes);
-    let mut em = Emitter::new(env, shapes, opts.backend);
+    let run = run_shapes(env, steps, dims)?;
+    let mut em = Emitter::new(env, run.shapes, backend);
+    em.lib = lib;
     em.lib
-        .set_openmp(threads > 1 && opts.backend == Backend::Generated);
-    em.work = base.map(|base| Arena {
-        base,
-        ..Arena::default()
-    });
+        .set_openmp(threads > 1 && backend == Backend::Generated);
+    em.work = workspace.then(Arena::default);
     let mut seq = String::new();
     for s in steps {
         em.step(&mut seq, s)?;
     }
+    Ok((em, seq, run.ties))
+}
+
+/// The kernel sequence of `sol` at the sizes of `opts`, every size a number: the resized
+/// problem, the emitter and the sequence's statements (see [`sequence_for`]).
+fn sequence<'s>(
+    p: &Program,
+    sol: &'s Solution,
+    opts: &ProgramOptions,
+    threads: u32,
+) -> Result<(Program, Emitter<'s>, String), LaError> {
+    check_threads(opts.backend, threads)?;
+    let q = resize(p, &opts.sizes, opts.scale)?;
+    let dims = operand_dims(&q, false);
+    let (em, seq, _) = sequence_for(sol, dims, opts.backend, threads, false, Library::new())?;
     Ok((q, em, seq))
 }
 
@@ -259,7 +289,7 @@ pub fn emit_threads(
             "the tolerance must be positive".into(),
         ));
     }
-    let (q, em, seq) = sequence(p, sol, opts, threads, |_, _| None)?;
+    let (q, em, seq) = sequence(p, sol, opts, threads)?;
     // Only more than one thread changes the text: one thread is the serial program.
     let omp = threads > 1 && opts.backend == Backend::Generated;
     let env = &sol.lowered.env;
@@ -355,7 +385,7 @@ pub fn emit_threads(
     }
     let _ = writeln!(src, "  ps_state = {}ull;", opts.seed);
     for (i, e) in env.entities.iter().enumerate() {
-        let (r, c) = em.shapes[i];
+        let (r, c) = &em.shapes[i];
         let _ = writeln!(src, "  ps_v[{i}] = ps_new({r}, {c}); /* {} */", e.name);
         let is_input = i < q.operands.len() && !outputs.contains(&i);
         if is_input || e.kind == Kind::Constant {
@@ -401,7 +431,7 @@ pub fn emit_threads(
         "  printf(\"naive evaluation: %s\\n\", PS_NAIVE_HOW);\n  double t0 = ps_now();\n  ps_naive(nv);\n  double naive = ps_now() - t0;\n  printf(\"time naive evaluation: %.6f s\\n\", naive);\n  int bad = 0;\n  double r;"
     );
     for &o in &outputs {
-        let (r, c) = em.shapes[o];
+        let (r, c) = &em.shapes[o];
         let _ = writeln!(
             src,
             "  r = ps_residual(ps_v[{o}], nv[{o}].d, {});\n  printf(\"residual %s: %.3e\\n\", \"{}\", r);\n  if (!(r <= PS_TOL)) bad = 1;",

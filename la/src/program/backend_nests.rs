@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use super::catalogue::{catalogue_nest, rewrite_body, Acc};
+use super::dim::Dim;
 use super::emitter::{internal, Emitter};
 use super::form::Form;
 use crate::error::LaError;
@@ -16,7 +17,7 @@ impl Emitter<'_> {
         &mut self,
         code: &mut String,
         kernel: Kernel,
-        params: &[(&str, u64)],
+        params: &[(&str, Dim)],
         arrays: &[(&str, Acc)],
         scalars: &[(&str, String)],
         prefix: &str,
@@ -33,7 +34,7 @@ impl Emitter<'_> {
             let v = params
                 .iter()
                 .find(|(n, _)| n == p)
-                .map(|(_, v)| *v)
+                .map(|(_, v)| v.clone())
                 .ok_or_else(|| {
                     LaError::Unsupported(format!("{}: no value for parameter {p}", spec.name))
                 })?;
@@ -77,7 +78,11 @@ impl Emitter<'_> {
         let kernel = match f {
             Form::Gemm { c, a, b } => {
                 self.zero_view(code, &c);
-                let p = [("m", c.rows), ("n", c.cols), ("k", a.cols)];
+                let p = [
+                    ("m", c.rows.clone()),
+                    ("n", c.cols.clone()),
+                    ("k", a.cols.clone()),
+                ];
                 self.nest(
                     code,
                     Kernel::Gemm,
@@ -90,7 +95,7 @@ impl Emitter<'_> {
             }
             Form::Symm { c, s, b } => {
                 self.zero_view(code, &c);
-                let p = [("m", c.rows), ("n", c.cols)];
+                let p = [("m", c.rows.clone()), ("n", c.cols.clone())];
                 self.nest(
                     code,
                     Kernel::Symm,
@@ -103,7 +108,7 @@ impl Emitter<'_> {
             }
             Form::Syrk { c, a } => {
                 self.zero_view(code, &c);
-                let p = [("n", c.rows), ("k", a.rows)];
+                let p = [("n", c.rows.clone()), ("k", a.rows.clone())];
                 self.nest(
                     code,
                     Kernel::Syrk,
@@ -117,7 +122,7 @@ impl Emitter<'_> {
             }
             Form::Syr2k { c, a, b, alpha } => {
                 self.zero_view(code, &c);
-                let p = [("n", c.rows), ("k", a.rows)];
+                let p = [("n", c.rows.clone()), ("k", a.rows.clone())];
                 self.nest(
                     code,
                     Kernel::Syr2k,
@@ -145,7 +150,7 @@ impl Emitter<'_> {
                 let (Some(x), Some(b)) = (it.next(), it.next()) else {
                     return Err(internal());
                 };
-                let p = [("m", x.rows), ("n", x.cols)];
+                let p = [("m", x.rows.clone()), ("n", x.cols.clone())];
                 self.nest(
                     code,
                     Kernel::Trmm,
@@ -163,7 +168,7 @@ impl Emitter<'_> {
                     return Err(internal());
                 };
                 self.copy(code, &x, &b);
-                let p = [("m", x.rows), ("n", x.cols)];
+                let p = [("m", x.rows.clone()), ("n", x.cols.clone())];
                 self.nest(
                     code,
                     Kernel::Trsm,
@@ -176,7 +181,7 @@ impl Emitter<'_> {
             }
             Form::Gemv { y, a, x } => {
                 self.zero_view(code, &y);
-                let p = [("m", a.rows), ("n", a.cols)];
+                let p = [("m", a.rows.clone()), ("n", a.cols.clone())];
                 self.nest(
                     code,
                     Kernel::Gemv,
@@ -189,7 +194,7 @@ impl Emitter<'_> {
             }
             Form::Symv { y, a, x } => {
                 self.zero_view(code, &y);
-                let p = [("n", a.rows)];
+                let p = [("n", a.rows.clone())];
                 self.nest(
                     code,
                     Kernel::Symv,
@@ -207,7 +212,7 @@ impl Emitter<'_> {
                 let (Some(y), Some(x)) = (it.next(), it.next()) else {
                     return Err(internal());
                 };
-                let p = [("n", t.rows)];
+                let p = [("n", t.rows.clone())];
                 self.nest(
                     code,
                     Kernel::Trmv,
@@ -225,7 +230,7 @@ impl Emitter<'_> {
                     return Err(internal());
                 };
                 self.copy(code, &y, &x);
-                let p = [("n", t.rows)];
+                let p = [("n", t.rows.clone())];
                 self.nest(
                     code,
                     Kernel::Trsv,
@@ -238,7 +243,7 @@ impl Emitter<'_> {
             }
             Form::Ger { c, x, y } => {
                 self.zero_view(code, &c);
-                let p = [("m", c.rows), ("n", c.cols)];
+                let p = [("m", c.rows.clone()), ("n", c.cols.clone())];
                 self.nest(
                     code,
                     Kernel::Ger,
@@ -252,7 +257,7 @@ impl Emitter<'_> {
             Form::Dot { s, x, y } => {
                 let target = s.at("0", "0");
                 let _ = writeln!(code, "    {target} = 0.0;");
-                let p = [("n", x.rows)];
+                let p = [("n", x.rows.clone())];
                 self.nest(
                     code,
                     Kernel::Dot,
@@ -265,7 +270,7 @@ impl Emitter<'_> {
             }
             Form::DiagScale { x, d, b } => {
                 self.copy(code, &x, &b);
-                let p = [("m", x.rows), ("n", x.cols)];
+                let p = [("m", x.rows.clone()), ("n", x.cols.clone())];
                 self.nest(
                     code,
                     Kernel::DiagScale,
@@ -278,7 +283,7 @@ impl Emitter<'_> {
             }
             Form::DiagSolve { x, d, b } => {
                 self.copy(code, &x, &b);
-                let p = [("m", x.rows), ("n", x.cols)];
+                let p = [("m", x.rows.clone()), ("n", x.cols.clone())];
                 self.nest(
                     code,
                     Kernel::DiagSolve,
@@ -291,7 +296,7 @@ impl Emitter<'_> {
             }
             Form::Scale { x, alpha, b } => {
                 self.copy(code, &x, &b);
-                let p = [("m", x.rows), ("n", x.cols)];
+                let p = [("m", x.rows.clone()), ("n", x.cols.clone())];
                 self.nest(
                     code,
                     Kernel::Scal,
@@ -305,14 +310,15 @@ impl Emitter<'_> {
             Form::Laswp { x, p, b } => {
                 // The permutation's index vector from the dense matrix: row i of P has its
                 // one in column p[i].
-                let s = self.fresh();
+                let mut frees = Vec::new();
+                let s = self.scratch_ints(code, &mut frees, &p.rows, "int64_t");
                 let _ = writeln!(
                     code,
-                    "    int64_t *{s} = malloc(sizeof(int64_t) * {n});\n    if ({s} == NULL) ps_oom();\n    for (int64_t ps_r = 0; ps_r < {n}; ps_r++)\n      for (int64_t ps_c = 0; ps_c < {n}; ps_c++)\n        if ({} != 0.0) {s}[ps_r] = ps_c;",
+                    "    for (int64_t ps_r = 0; ps_r < {n}; ps_r++)\n      for (int64_t ps_c = 0; ps_c < {n}; ps_c++)\n        if ({} != 0.0) {s}[ps_r] = ps_c;",
                     p.at("ps_r", "ps_c"),
                     n = p.rows
                 );
-                let pr = [("m", x.rows), ("n", x.cols)];
+                let pr = [("m", x.rows.clone()), ("n", x.cols.clone())];
                 self.nest(
                     code,
                     Kernel::Laswp,
@@ -321,13 +327,15 @@ impl Emitter<'_> {
                     &[],
                     "",
                 )?;
-                let _ = writeln!(code, "    free({s});");
+                for f in frees {
+                    let _ = writeln!(code, "    free({f});");
+                }
                 Kernel::Laswp
             }
             Form::Trtri { x, t, lower } => {
                 self.zero_view(code, &x);
                 let (t, x) = Self::reversed_unless_lower(lower, t, x);
-                let p = [("n", t.rows)];
+                let p = [("n", t.rows.clone())];
                 self.nest(
                     code,
                     Kernel::Trtri,
@@ -342,7 +350,7 @@ impl Emitter<'_> {
                 self.zero_view(code, &c);
                 let out = c.clone();
                 let (t, c) = Self::reversed_unless_lower(lower, t, c);
-                let p = [("n", t.rows)];
+                let p = [("n", t.rows.clone())];
                 self.nest(
                     code,
                     Kernel::Lauum,

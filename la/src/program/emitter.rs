@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use super::catalogue::Nest;
+use super::dim::Dim;
 use super::library::Library;
 use super::options::Backend;
 use super::view::{View, V};
@@ -18,7 +19,7 @@ use crate::properties::{Prop, Props};
 
 pub(super) struct Emitter<'a> {
     pub(super) env: &'a Env,
-    pub(super) shapes: Vec<(u64, u64)>,
+    pub(super) shapes: Vec<(Dim, Dim)>,
     pub(super) backend: Backend,
     pub(super) lib: Library,
     pub(super) nests: HashMap<Kernel, Nest>,
@@ -30,13 +31,21 @@ pub(super) struct Emitter<'a> {
     pub(super) work: Option<Arena>,
 }
 
-/// Step scratch in the C API's workspace: it starts at `base` doubles (after the
-/// temporaries), `cur` is the current step's use and `peak` the largest over the steps.
-#[derive(Debug, Clone, Copy, Default)]
+/// Step scratch in the C API's workspace `ps_work` (which the C API places after the
+/// temporaries): `cur` is the current step's use and `peak` the largest over the steps.
+#[derive(Debug, Clone)]
 pub(super) struct Arena {
-    pub(super) base: u64,
-    pub(super) cur: u64,
-    pub(super) peak: u64,
+    pub(super) cur: Dim,
+    pub(super) peak: Dim,
+}
+
+impl Default for Arena {
+    fn default() -> Self {
+        Arena {
+            cur: Dim::lit(0),
+            peak: Dim::lit(0),
+        }
+    }
 }
 
 pub(super) fn num(x: f64) -> String {
@@ -50,7 +59,7 @@ pub(super) fn num(x: f64) -> String {
 
 impl<'a> Emitter<'a> {
     /// An emitter for entities of `env` at the run `shapes`, nothing emitted yet.
-    pub(super) fn new(env: &'a Env, shapes: Vec<(u64, u64)>, backend: Backend) -> Emitter<'a> {
+    pub(super) fn new(env: &'a Env, shapes: Vec<(Dim, Dim)>, backend: Backend) -> Emitter<'a> {
         Emitter {
             env,
             shapes,
@@ -66,7 +75,7 @@ impl<'a> Emitter<'a> {
     /// A new step begins: the previous step's workspace scratch is free again.
     pub(super) fn begin_step(&mut self) {
         if let Some(a) = &mut self.work {
-            a.cur = 0;
+            a.cur = Dim::lit(0);
         }
     }
 
@@ -77,23 +86,58 @@ impl<'a> Emitter<'a> {
         &mut self,
         code: &mut String,
         frees: &mut Vec<String>,
-        rows: u64,
-        cols: u64,
+        rows: &Dim,
+        cols: &Dim,
     ) -> String {
         let s = self.fresh();
-        match &mut self.work {
-            Some(a) => {
-                let off = a.base + a.cur;
-                a.cur += (rows * cols).max(1);
-                a.peak = a.peak.max(a.cur);
+        let len = (rows * cols).max1();
+        match self.carve(&len) {
+            Some(off) => {
                 let _ = writeln!(
                     code,
-                    "    double *{s} = ps_work + {off};\n    memset({s}, 0, sizeof(double) * {});",
-                    (rows * cols).max(1)
+                    "    double *{s} = ps_work + {off};\n    memset({s}, 0, sizeof(double) * {len});"
                 );
             }
             None => {
                 let _ = writeln!(code, "    double *{s} = ps_new({rows}, {cols});");
+                frees.push(s.clone());
+            }
+        }
+        s
+    }
+
+    /// `len` doubles of the current step's workspace scratch: their offset in `ps_work`,
+    /// or `None` when scratch is allocated per step (programs).
+    fn carve(&mut self, len: &Dim) -> Option<Dim> {
+        let a = self.work.as_mut()?;
+        let off = a.cur.clone();
+        a.cur = &a.cur + len;
+        a.peak = a.peak.max(&a.cur);
+        Some(off)
+    }
+
+    /// An array of `n` C integers of type `ty` (`int64_t` or `int`, pivots and
+    /// permutations) for the current step: carved from the workspace (one double per
+    /// element, which holds either type at its alignment), or allocated and freed at the
+    /// end of the step.
+    pub(super) fn scratch_ints(
+        &mut self,
+        code: &mut String,
+        frees: &mut Vec<String>,
+        n: &Dim,
+        ty: &str,
+    ) -> String {
+        let s = self.fresh();
+        match self.carve(&n.max1()) {
+            Some(off) => {
+                let _ = writeln!(code, "    {ty} *{s} = ({ty} *)(ps_work + {off});");
+            }
+            None => {
+                let _ = writeln!(
+                    code,
+                    "    {ty} *{s} = malloc(sizeof({ty}) * (size_t){});\n    if ({s} == NULL) ps_oom();",
+                    n.max1()
+                );
                 frees.push(s.clone());
             }
         }
@@ -105,11 +149,11 @@ impl<'a> Emitter<'a> {
     }
 
     pub(super) fn base(&self, id: usize) -> V {
-        let (r, c) = self.shapes[id];
+        let (r, c) = self.shapes[id].clone();
         V {
             view: View::Base {
                 ptr: self.ptr(id),
-                ld: r,
+                ld: r.clone(),
             },
             rows: r,
             cols: c,
@@ -135,7 +179,8 @@ impl<'a> Emitter<'a> {
     }
 
     pub(super) fn is_scalar(&self, a: Arg) -> bool {
-        self.shapes[a.id] == (1, 1)
+        let (r, c) = &self.shapes[a.id];
+        *r == 1 && *c == 1
     }
 
     pub(super) fn lower(&self, a: Arg) -> bool {
@@ -175,23 +220,23 @@ impl<'a> Emitter<'a> {
         frees: &mut Vec<String>,
         v: &V,
         trans_ok: bool,
-    ) -> (String, u64, bool) {
+    ) -> (String, Dim, bool) {
         if let Some((p, ld, t)) = v.plain() {
             if !t || trans_ok {
                 return (p, ld, t);
             }
         }
-        let s = self.scratch_matrix(code, frees, v.rows, v.cols);
+        let s = self.scratch_matrix(code, frees, &v.rows, &v.cols);
         let dst = V {
             view: View::Base {
                 ptr: s.clone(),
-                ld: v.rows,
+                ld: v.rows.clone(),
             },
-            rows: v.rows,
-            cols: v.cols,
+            rows: v.rows.clone(),
+            cols: v.cols.clone(),
         };
         self.copy(code, &dst, v);
-        (s, v.rows, false)
+        (s, v.rows.clone(), false)
     }
 
     /// Plain storage the result is written to; `init` is copied in first (in-place
@@ -202,32 +247,32 @@ impl<'a> Emitter<'a> {
         frees: &mut Vec<String>,
         v: &V,
         init: Option<&V>,
-    ) -> (String, u64, String) {
+    ) -> (String, Dim, String) {
         if let Some((p, ld, false)) = v.plain() {
             if let Some(src) = init {
                 self.copy(code, v, src);
             }
             return (p, ld, String::new());
         }
-        let s = self.scratch_matrix(code, frees, v.rows, v.cols);
+        let s = self.scratch_matrix(code, frees, &v.rows, &v.cols);
         let dst = V {
             view: View::Base {
                 ptr: s.clone(),
-                ld: v.rows,
+                ld: v.rows.clone(),
             },
-            rows: v.rows,
-            cols: v.cols,
+            rows: v.rows.clone(),
+            cols: v.cols.clone(),
         };
         if let Some(src) = init {
             self.copy(code, &dst, src);
         }
         let mut scatter = String::new();
         self.copy(&mut scatter, v, &dst);
-        (s, v.rows, scatter)
+        (s, v.rows.clone(), scatter)
     }
 
     pub(super) fn zero(&self, code: &mut String, id: usize) {
-        let (r, c) = self.shapes[id];
+        let (r, c) = &self.shapes[id];
         let _ = writeln!(
             code,
             "    memset({}, 0, sizeof(double) * {});",

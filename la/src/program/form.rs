@@ -121,7 +121,8 @@ impl Emitter<'_> {
     /// hold fall back to the general product.
     pub(super) fn mul_form(&self, kernel: Kernel, a: Arg, b: Arg, out: usize) -> Form {
         let (va, vb, vo) = (self.view(a), self.view(b), self.base(out));
-        let (m, k, n) = (va.rows, va.cols, vb.cols);
+        let (m, k, n) = (va.rows.clone(), va.cols.clone(), vb.cols.clone());
+        // Symbolic comparisons: sizes passed at run time are equal only if they are one.
         if k != vb.rows {
             return if self.is_scalar(a) {
                 Form::Scale {
@@ -269,7 +270,7 @@ impl Emitter<'_> {
                 t: vb,
                 lower: self.lower(b),
             },
-            Kernel::Syrk if gram && n > 1 => Form::Syrk { c: vo, a: vb },
+            Kernel::Syrk if gram && n.nominal() > 1 => Form::Syrk { c: vo, a: vb },
             _ => general(),
         }
     }

@@ -23,16 +23,19 @@
 //! `catalogue` (catalogue nests as C), `library` (blocked kernels from `polyscan_kernels`),
 //! `emitter` (the state shared by the back ends), `backend_nests`, `backend_generated` and
 //! `backend_blas` (a form as code), `orth` (QR, SYEV and SVD steps, with `c/orth.c`),
-//! `step` (a step as code), `assemble` (the whole program,
-//! around the C runtime in `c/`), `capi` (the sequence as a C function with a workspace,
-//! `--emit c-api`; `c/capi_driver.c` checks it).
+//! `step` (a step as code), `assemble` (the whole program, around the C runtime in `c/`),
+//! `dim` (a dimension: a number, or an expression in sizes the C API takes at run time),
+//! `capi` (the sequences as a C function with a workspace, `--emit c-api`) and `capi_check`
+//! (its header's part for the checking driver `c/capi_driver.c`).
 
 mod assemble;
 mod backend_blas;
 mod backend_generated;
 mod backend_nests;
 mod capi;
+mod capi_check;
 mod catalogue;
+mod dim;
 mod emitter;
 mod form;
 mod library;
@@ -43,6 +46,8 @@ mod step;
 mod view;
 
 pub use assemble::{emit, emit_threads};
-pub use capi::{c_identifier, emit_api, emit_api_threads, EmittedApi};
+pub use capi::{
+    c_identifier, emit_api, emit_api_threads, emit_api_variants, ApiVariant, EmittedApi,
+};
 pub use options::{Backend, EmittedProgram, ProgramOptions};
 pub use sizes::resize;

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use super::dim::Dim;
 use crate::ast::{Kind, Program};
 use crate::error::LaError;
 use crate::lower::{Arg, Op, Step};
@@ -99,23 +100,65 @@ fn same_structure(name: &str, nominal: (u64, u64), run: (u64, u64)) -> Result<()
     }
 }
 
-/// Shapes of every entity at the run sizes, propagated through the steps.
+/// The C variable of a size passed at run time (a prefix keeps it apart from the
+/// catalogue nests' parameters `m`, `n`, `k`).
+pub(super) fn size_var(name: &str) -> String {
+    format!("ps_z_{name}")
+}
+
+/// Rows and columns of every operand of `q`: numbers, except that with `open` the sizes
+/// declared `?` are the run-time variables of [`size_var`].
+pub(super) fn operand_dims(q: &Program, open: bool) -> Vec<(Dim, Dim)> {
+    let dim = |name: &Option<String>, v: u64| match name {
+        Some(n) if open && q.open_sizes.iter().any(|o| &o.name == n) => Dim::var(size_var(n), v),
+        _ => Dim::lit(v),
+    };
+    q.operands
+        .iter()
+        .map(|o| (dim(&o.dims.0, o.rows), dim(&o.dims.1, o.cols)))
+        .collect()
+}
+
+/// Pairs of dimensions that must be equal at run time.
+pub(super) type Ties = Vec<(Dim, Dim)>;
+
+/// Every entity's shape, and the equalities between sizes passed at run time that the
+/// sequence relies on (sizes that are different variables but were equal where it was
+/// chosen: a product's inner dimensions, a square factor or inverse).
+pub(super) struct RunShapes {
+    /// Rows and columns of each entity.
+    pub(super) shapes: Vec<(Dim, Dim)>,
+    /// Pairs that must be equal at run time.
+    pub(super) ties: Ties,
+}
+
+/// Shapes of every entity at the run sizes (operands' `dims`), propagated through the
+/// steps.
 pub(super) fn run_shapes(
     env: &Env,
     steps: &[Step],
-    q: &Program,
-) -> Result<Vec<(u64, u64)>, LaError> {
-    let mut sh: Vec<Option<(u64, u64)>> = vec![None; env.entities.len()];
-    for (i, o) in q.operands.iter().enumerate() {
-        sh[i] = Some((o.rows, o.cols));
+    dims: Vec<(Dim, Dim)>,
+) -> Result<RunShapes, LaError> {
+    let mut sh: Vec<Option<(Dim, Dim)>> = vec![None; env.entities.len()];
+    for (i, d) in dims.into_iter().enumerate() {
+        if let Some(slot) = sh.get_mut(i) {
+            *slot = Some(d);
+        }
     }
     for (i, e) in env.entities.iter().enumerate() {
         if sh[i].is_none() && e.kind == Kind::Constant {
-            sh[i] = Some((1, 1));
+            sh[i] = Some((Dim::lit(1), Dim::lit(1)));
         }
     }
-    let get = |sh: &[Option<(u64, u64)>], a: Arg| -> Result<(u64, u64), LaError> {
-        let (r, c) = sh.get(a.id).copied().flatten().ok_or_else(|| {
+    let mut ties: Vec<(Dim, Dim)> = Vec::new();
+    // Different variables with equal nominal values: the sequence needs them equal.
+    let mut tie = |a: &Dim, b: &Dim| {
+        if a != b && a.nominal() == b.nominal() && !ties.iter().any(|(x, y)| x == a && y == b) {
+            ties.push((a.clone(), b.clone()));
+        }
+    };
+    let get = |sh: &[Option<(Dim, Dim)>], a: Arg| -> Result<(Dim, Dim), LaError> {
+        let (r, c) = sh.get(a.id).cloned().flatten().ok_or_else(|| {
             LaError::Unsupported(format!(
                 "entity {} is used before it is computed",
                 env.entities[a.id].name
@@ -123,6 +166,7 @@ pub(super) fn run_shapes(
         })?;
         Ok(if a.trans { (c, r) } else { (r, c) })
     };
+    let one = |(r, c): &(Dim, Dim)| *r == 1 && *c == 1;
     for s in steps {
         let shape = match &s.op {
             Op::Mul { a, b } => {
@@ -130,35 +174,56 @@ pub(super) fn run_shapes(
                 let (br, bc) = get(&sh, *b)?;
                 if ac == br {
                     (ar, bc)
-                } else if (ar, ac) == (1, 1) {
+                } else if one(&(ar.clone(), ac.clone())) {
                     (br, bc)
-                } else if (br, bc) == (1, 1) {
+                } else if one(&(br.clone(), bc.clone())) {
                     (ar, ac)
+                } else if ac.nominal() == br.nominal() {
+                    tie(&ac, &br);
+                    (ar, bc)
                 } else {
                     return Err(LaError::Unsupported(format!(
                         "shapes {ar} x {ac} and {br} x {bc} do not conform at the requested sizes"
                     )));
                 }
             }
-            Op::Solve { b, .. } => get(&sh, *b)?,
+            Op::Solve { t, b, left } => {
+                let (tr, tc) = get(&sh, *t)?;
+                let (br, bc) = get(&sh, *b)?;
+                tie(&tr, &tc);
+                if !one(&(tr.clone(), tc.clone())) {
+                    tie(&tc, if *left { &br } else { &bc });
+                }
+                (br, bc)
+            }
             Op::Syr2k { a, .. } => {
                 let (n, _) = get(&sh, *a)?;
-                (n, n)
+                (n.clone(), n)
             }
             Op::Add { terms } => {
                 let (_, a) = terms
                     .first()
                     .ok_or_else(|| LaError::Unsupported("an empty sum".into()))?;
-                get(&sh, *a)?
+                let first = get(&sh, *a)?;
+                for (_, x) in terms {
+                    let (r, c) = get(&sh, *x)?;
+                    tie(&first.0, &r);
+                    tie(&first.1, &c);
+                }
+                first
             }
-            Op::Scale { a, .. } | Op::Potrf { a } | Op::Inverse { a } | Op::Bind { a } => {
-                get(&sh, *a)?
+            Op::Scale { a, .. } | Op::Bind { a } => get(&sh, *a)?,
+            Op::Potrf { a } | Op::Inverse { a } => {
+                let (r, c) = get(&sh, *a)?;
+                tie(&r, &c);
+                (r, c)
             }
             Op::Getrf { a, l, u } => {
-                let s = get(&sh, *a)?;
-                sh[*l] = Some(s);
-                sh[*u] = Some(s);
-                s
+                let (r, c) = get(&sh, *a)?;
+                tie(&r, &c);
+                sh[*l] = Some((r.clone(), c.clone()));
+                sh[*u] = Some((r.clone(), c.clone()));
+                (r, c)
             }
             Op::Orth(o) => {
                 let written = o
@@ -187,11 +252,17 @@ pub(super) fn run_shapes(
     for (i, s) in sh.into_iter().enumerate() {
         let e = &env.entities[i];
         // Entities no step computes (unused temporaries) keep their nominal shape.
-        let s = s.unwrap_or((e.rows, e.cols));
-        same_structure(&e.name, (e.rows, e.cols), s)?;
+        let s = s.unwrap_or((Dim::lit(e.rows), Dim::lit(e.cols)));
+        same_structure(&e.name, (e.rows, e.cols), (s.0.nominal(), s.1.nominal()))?;
+        // Properties that need a square matrix (symmetric, SPD, orthogonal, ...).
+        let square_only = e.props.contradiction(2, 3, false).is_some()
+            && e.props.contradiction(3, 3, false).is_none();
+        if square_only && e.kind != Kind::Scalar {
+            tie(&s.0, &s.1);
+        }
         out.push(s);
     }
-    Ok(out)
+    Ok(RunShapes { shapes: out, ties })
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use super::catalogue::Acc;
+use super::dim::Dim;
 use super::emitter::Emitter;
 use super::form::Form;
 use super::options::Backend;
@@ -69,7 +70,7 @@ impl Emitter<'_> {
                         code,
                         "    ps_fill_identity({}, {});",
                         self.ptr(out),
-                        vo.rows
+                        &vo.rows
                     );
                     let f = Form::DiagSolve {
                         x: vo.clone(),
@@ -110,13 +111,13 @@ impl Emitter<'_> {
                             let _ = writeln!(
                                 code,
                                 "    cblas_daxpy({}, {alpha}, {p}, 1, {}, 1);",
-                                vo.rows * vo.cols,
+                                &vo.rows * &vo.cols,
                                 self.ptr(out)
                             );
                             "BLAS cblas_daxpy".into()
                         }
                         _ => {
-                            let p = [("m", vo.rows), ("n", vo.cols)];
+                            let p = [("m", vo.rows.clone()), ("n", vo.cols.clone())];
                             self.nest(
                                 code,
                                 Kernel::Axpy,
@@ -144,14 +145,14 @@ impl Emitter<'_> {
                         let _ = writeln!(
                             code,
                             "    cblas_dscal({}, {alpha}, {}, 1);",
-                            vo.rows * vo.cols,
+                            &vo.rows * &vo.cols,
                             self.ptr(out)
                         );
                         "BLAS cblas_dscal".into()
                     }
                     Backend::Generated | Backend::Nests => {
                         self.copy(code, &vo, &x);
-                        let p = [("m", vo.rows), ("n", vo.cols)];
+                        let p = [("m", vo.rows.clone()), ("n", vo.cols.clone())];
                         self.nest(
                             code,
                             Kernel::Scal,
@@ -166,7 +167,7 @@ impl Emitter<'_> {
             }
             Op::Potrf { a } => {
                 self.copy(code, &vo, &self.view(*a));
-                let n = vo.rows;
+                let n = vo.rows.clone();
                 let how = match self.backend {
                     Backend::Blas => {
                         let _ = writeln!(
@@ -188,7 +189,7 @@ impl Emitter<'_> {
                         self.nest(
                             code,
                             Kernel::Potrf,
-                            &[("n", n)],
+                            &[("n", n.clone())],
                             &[("A", Acc::Mat(vo.clone()))],
                             &[],
                             "",
@@ -204,27 +205,32 @@ impl Emitter<'_> {
                 how
             }
             Op::Getrf { a, l, u } => {
-                let n = vo.rows;
-                let w = self.fresh();
-                let piv = self.fresh();
+                // The LU buffer, the pivots and the permutation (second half of `piv`)
+                // are step scratch: the C API's come from its workspace, so that a
+                // call allocates nothing.
+                let n = vo.rows.clone();
+                let mut frees = Vec::new();
+                let w = self.scratch_matrix(code, &mut frees, &n, &n);
+                let piv = self.scratch_ints(code, &mut frees, &(&Dim::lit(2) * &n), "int64_t");
                 let _ = writeln!(
                     code,
-                    "    double *{w} = ps_new({n}, {n});\n    int64_t *{piv} = malloc(sizeof(int64_t) * {n});\n    if ({piv} == NULL) ps_oom();\n    for (int64_t ps_r = 0; ps_r < {n}; ps_r++) {piv}[ps_r] = ps_r;"
+                    "    for (int64_t ps_r = 0; ps_r < {n}; ps_r++) {piv}[ps_r] = ps_r;"
                 );
                 let wv = V {
                     view: View::Base {
                         ptr: w.clone(),
-                        ld: n,
+                        ld: n.clone(),
                     },
-                    rows: n,
-                    cols: n,
+                    rows: n.clone(),
+                    cols: n.clone(),
                 };
                 self.copy(code, &wv, &self.view(*a));
                 let how = match self.backend {
                     Backend::Blas => {
+                        let ip = self.scratch_ints(code, &mut frees, &n, "int");
                         let _ = writeln!(
                             code,
-                            "    {{ int ps_n = {n}, ps_info = 0;\n      int *ps_ip = malloc(sizeof(int) * {n});\n      if (ps_ip == NULL) ps_oom();\n      dgetrf_(&ps_n, &ps_n, {w}, &ps_n, ps_ip, &ps_info);\n      if (ps_info != 0) ps_fail(\"dgetrf\", ps_info);\n      for (int64_t ps_r = 0; ps_r < {n}; ps_r++) {piv}[ps_r] = ps_ip[ps_r] - 1;\n      free(ps_ip); }}"
+                            "    {{ int ps_n = {n}, ps_info = 0;\n      dgetrf_(&ps_n, &ps_n, {w}, &ps_n, {ip}, &ps_info);\n      if (ps_info != 0) ps_fail(\"dgetrf\", ps_info);\n      for (int64_t ps_r = 0; ps_r < {n}; ps_r++) {piv}[ps_r] = {ip}[ps_r] - 1; }}"
                         );
                         "LAPACK dgetrf_".to_string()
                     }
@@ -244,7 +250,7 @@ impl Emitter<'_> {
                         self.nest(
                             code,
                             Kernel::Getrf,
-                            &[("n", n)],
+                            &[("n", n.clone())],
                             &[("A", Acc::Mat(wv))],
                             &[],
                             &prefix,
@@ -254,11 +260,14 @@ impl Emitter<'_> {
                 };
                 let _ = writeln!(
                     code,
-                    "    ps_lu_split({w}, {n}, {piv}, {}, {}, {});\n    free({w});\n    free({piv});",
+                    "    ps_lu_split({w}, {n}, {piv}, {piv} + {n}, {}, {}, {});",
                     self.ptr(out),
                     self.ptr(*l),
                     self.ptr(*u)
                 );
+                for f in frees {
+                    let _ = writeln!(code, "    free({f});");
+                }
                 how
             }
             Op::Orth(o) => {

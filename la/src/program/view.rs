@@ -1,26 +1,28 @@
 //! Views: how a canonical operand reads a stored (column-major) matrix, composed of
 //! transposes and index reversals.
 
+use super::dim::Dim;
+
 #[derive(Debug, Clone)]
 pub(super) enum View {
     Base {
         ptr: String,
-        ld: u64,
+        ld: Dim,
     },
     T(Box<View>),
     /// Index reversal: `rows`/`cols` is the extent reversed, if that index is.
     Rev {
         inner: Box<View>,
-        rows: Option<u64>,
-        cols: Option<u64>,
+        rows: Option<Dim>,
+        cols: Option<Dim>,
     },
 }
 
 #[derive(Debug, Clone)]
 pub(super) struct V {
     pub(super) view: View,
-    pub(super) rows: u64,
-    pub(super) cols: u64,
+    pub(super) rows: Dim,
+    pub(super) cols: Dim,
 }
 
 impl View {
@@ -60,27 +62,27 @@ impl V {
         };
         V {
             view,
-            rows: self.cols,
-            cols: self.rows,
+            rows: self.cols.clone(),
+            cols: self.rows.clone(),
         }
     }
     pub(super) fn rev(&self, rows: bool, cols: bool) -> V {
         V {
             view: View::Rev {
                 inner: Box::new(self.view.clone()),
-                rows: rows.then_some(self.rows),
-                cols: cols.then_some(self.cols),
+                rows: rows.then(|| self.rows.clone()),
+                cols: cols.then(|| self.cols.clone()),
             },
-            rows: self.rows,
-            cols: self.cols,
+            rows: self.rows.clone(),
+            cols: self.cols.clone(),
         }
     }
     /// `(pointer, leading dimension, transposed)` when the view reads stored data directly.
-    pub(super) fn plain(&self) -> Option<(String, u64, bool)> {
+    pub(super) fn plain(&self) -> Option<(String, Dim, bool)> {
         match &self.view {
-            View::Base { ptr, ld } => Some((ptr.clone(), *ld, false)),
+            View::Base { ptr, ld } => Some((ptr.clone(), ld.clone(), false)),
             View::T(inner) => match &**inner {
-                View::Base { ptr, ld } => Some((ptr.clone(), *ld, true)),
+                View::Base { ptr, ld } => Some((ptr.clone(), ld.clone(), true)),
                 _ => None,
             },
             View::Rev { .. } => None,
@@ -105,10 +107,10 @@ mod tests {
         let v = V {
             view: View::Base {
                 ptr: "a".into(),
-                ld: 5,
+                ld: Dim::lit(5),
             },
-            rows: 5,
-            cols: 3,
+            rows: Dim::lit(5),
+            cols: Dim::lit(3),
         };
         assert_eq!(v.t().at("r", "c"), "a[(c) + (r) * 5]");
         assert!(v.t().t().plain().is_some_and(|(_, _, t)| !t));

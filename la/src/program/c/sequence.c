@@ -32,11 +32,10 @@ static __attribute__((unused)) void ps_pivot(double *a, int64_t n, int64_t k, in
     }
 }
 
-/* From an in-place LU with row interchanges piv (0-based, LAPACK's order): A = P L U. */
-static void ps_lu_split(const double *w, int64_t n, const int64_t *piv, double *P, double *L, double *U)
+/* From an in-place LU with row interchanges piv (0-based, LAPACK's order): A = P L U.
+   perm is scratch for n indices (the caller's, so that nothing is allocated here). */
+static void ps_lu_split(const double *w, int64_t n, const int64_t *piv, int64_t *perm, double *P, double *L, double *U)
 {
-  int64_t *perm = malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
-  if (perm == NULL) ps_oom();
   for (int64_t i = 0; i < n; i++) perm[i] = i;
   for (int64_t k = 0; k < n; k++) {
     int64_t t = perm[k];
@@ -50,5 +49,4 @@ static void ps_lu_split(const double *w, int64_t n, const int64_t *piv, double *
       L[i + j * n] = i > j ? w[i + j * n] : (i == j ? 1.0 : 0.0);
       U[i + j * n] = i <= j ? w[i + j * n] : 0.0;
     }
-  free(perm);
 }
