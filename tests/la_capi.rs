@@ -450,3 +450,37 @@ fn capi_open_lu_blas() {
 fn capi_open_lu_nests() {
     open_lu("nests");
 }
+
+/// A triangle of `?` shape n x m: the sequence chosen where n = m (TRMM) relies on the
+/// square shape and runs only where n = m; elsewhere the general product chosen at
+/// n != m runs. Checked by the variant each call reports and the residuals.
+#[test]
+fn capi_open_square_only_where_chosen_square() {
+    if !toolchain("generated") {
+        return;
+    }
+    let src = "n = ?\nm = ?\nMatrix A(n, m) <LowerTriangular>\nMatrix B(m, n) <>\nMatrix X(n, n) <>\nX = A * B\n";
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (exe, source) = build_api(dir.path(), "tri", src, "generated");
+    assert_no_allocation("tri", &source);
+    let header = std::fs::read_to_string(dir.path().join("tri.h")).expect("tri.h");
+    let kernels: Vec<&str> = header
+        .lines()
+        .filter(|l| l.contains("(chosen at "))
+        .collect();
+    let trmm = kernels
+        .iter()
+        .position(|l| l.contains("TRMM"))
+        .expect("a TRMM sequence");
+    let sets = ["n=5,m=9", "n=9,m=5", "n=1,m=4", "n=12,m=12", "n=3,m=3"];
+    let (text, _) = check_sets("tri", &exe, &sets);
+    let ran: Vec<usize> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("variant: ")?.parse().ok())
+        .collect();
+    for (set, k) in sets.iter().zip(&ran) {
+        let (n, m) = set.split_once(',').expect("n=..,m=..");
+        let square = n.trim_start_matches("n=") == m.trim_start_matches("m=");
+        assert_eq!(*k == trmm, square, "{set}: variant {k}\n{header}");
+    }
+}

@@ -9,6 +9,7 @@ use crate::ast::{Kind, Program};
 use crate::error::LaError;
 use crate::lower::{Arg, Op, Step};
 use crate::norm::Env;
+use crate::properties::Prop;
 
 /// The problem at the requested sizes: `scale` first (floors, at least 2, order and
 /// distinctness of the declared sizes kept), then the overrides.
@@ -254,10 +255,13 @@ pub(super) fn run_shapes(
         // Entities no step computes (unused temporaries) keep their nominal shape.
         let s = s.unwrap_or((Dim::lit(e.rows), Dim::lit(e.cols)));
         same_structure(&e.name, (e.rows, e.cols), (s.0.nominal(), s.1.nominal()))?;
-        // Properties that need a square matrix (symmetric, SPD, orthogonal, ...).
+        // Properties that need a square matrix (symmetric, SPD, orthogonal, ...), and
+        // triangles and diagonals, which the kernels (TRMM, TRSM, diagonal scaling) take
+        // square: a sequence chosen where the entity was square relies on it.
         let square_only = e.props.contradiction(2, 3, false).is_some()
             && e.props.contradiction(3, 3, false).is_none();
-        if square_only && e.kind != Kind::Scalar {
+        let square_kernels = e.props.is_triangular() || e.props.has(Prop::Diagonal);
+        if (square_only || square_kernels) && e.kind != Kind::Scalar {
             tie(&s.0, &s.1);
         }
         out.push(s);
