@@ -98,16 +98,21 @@ pub enum Orth {
 impl Orth {
     /// The shape of the step's output and of the further entities it writes, from the
     /// shape of an argument (`None`: not computed yet).
-    pub fn shapes(
+    pub fn shapes<T: Clone>(
         &self,
         out: usize,
-        shape: impl Fn(Arg) -> Option<(u64, u64)>,
-        entity: impl Fn(usize) -> Option<(u64, u64)>,
-    ) -> Option<Vec<(usize, (u64, u64))>> {
+        shape: impl Fn(Arg) -> Option<(T, T)>,
+        entity: impl Fn(usize) -> Option<(T, T)>,
+        one: T,
+    ) -> Option<Vec<(usize, (T, T))>> {
         Some(match self {
             Orth::Geqrf { a, h, tau } => {
                 let (m, n) = shape(*a)?;
-                vec![(out, (n, n)), (*h, (m, n)), (*tau, (n, 1))]
+                vec![
+                    (out, (n.clone(), n.clone())),
+                    (*h, (m, n.clone())),
+                    (*tau, (n, one)),
+                ]
             }
             Orth::Ormqr { h, b, trans, .. } => {
                 let (m, n) = entity(*h)?;
@@ -116,11 +121,11 @@ impl Orth {
             }
             Orth::Syev { a, w } => {
                 let s = shape(*a)?;
-                vec![(out, s), (*w, s)]
+                vec![(out, s.clone()), (*w, s)]
             }
             Orth::Gesvd { a, s, v } => {
                 let sh = shape(*a)?;
-                vec![(out, sh), (*s, sh), (*v, sh)]
+                vec![(out, sh.clone()), (*s, sh.clone()), (*v, sh)]
             }
         })
     }

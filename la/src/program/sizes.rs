@@ -231,7 +231,8 @@ pub(super) fn run_shapes(
                     .shapes(
                         s.out,
                         |a| get(&sh, a).ok(),
-                        |id| sh.get(id).copied().flatten(),
+                        |id| sh.get(id).cloned().flatten(),
+                        Dim::lit(1),
                     )
                     .ok_or_else(|| {
                         LaError::Unsupported("a factorisation's operand is not computed".into())
