@@ -4,6 +4,7 @@
 //! computed (common subexpressions, also as transposes) cost nothing, and `G^T G` costs only
 //! G plus a SYRK.
 
+use super::infer::{inverse_props, product_props};
 use super::kernels::{cost, Kernel};
 use super::properties::{Prop, Props};
 
@@ -78,7 +79,24 @@ pub enum Plan {
     },
 }
 
+/// Whether the kernel forms a product `alpha * A * B` that can also add a matrix (so
+/// `lower` lets it absorb an addition of a sum): not row interchanges or solves.
+pub fn absorbs(k: Kernel) -> bool {
+    !matches!(
+        k,
+        Kernel::Laswp | Kernel::Trsm | Kernel::Trsv | Kernel::DiagSolve
+    )
+}
+
 impl Plan {
+    /// Whether the last product of the plan can absorb an addition (see [`absorbs`]).
+    fn root_absorbs(&self) -> bool {
+        match self {
+            Plan::Node { kernel, .. } => absorbs(*kernel),
+            _ => false,
+        }
+    }
+
     /// Total FLOPs of the plan: every product in it, with the left side of a Gram product
     /// (`G^T G`) counted once, and known intervals free.
     pub fn flops(&self) -> f64 {
@@ -105,6 +123,18 @@ struct Form {
     rows: u64,
     cols: u64,
     props: Props,
+}
+
+/// Properties of the value `l * r` (an inverted form's value is the inverse).
+fn value_props(l: Form, r: Form) -> Props {
+    let value = |f: Form| {
+        if f.inv {
+            inverse_props(f.props, f.rows)
+        } else {
+            f.props
+        }
+    };
+    product_props(value(l), (l.rows, l.cols), value(r), (r.rows, r.cols))
 }
 
 /// Cheapest kernel for `l * r` (with the given forms), and its FLOPs.
@@ -213,6 +243,13 @@ fn combine(l: Form, r: Form, mirrored: bool) -> (Kernel, f64, bool) {
 /// Optimal plan for the chain; `known` tells whether an interval key is already computed
 /// (as itself or transposed).
 pub fn solve(els: &[El], known: &dyn Fn(&str) -> bool) -> Plan {
+    solve_credited(els, known, 0.0)
+}
+
+/// [`solve`], where a last product that can absorb an addition (see [`absorbs`]) is
+/// `credit` FLOPs cheaper when plans are compared: the chain is a term of a sum that
+/// still has an addition to absorb. The plan's own FLOPs do not include the credit.
+pub fn solve_credited(els: &[El], known: &dyn Fn(&str) -> bool, credit: f64) -> Plan {
     let n = els.len();
     if n == 0 {
         return Plan::Known(String::new(), false);
@@ -251,6 +288,7 @@ pub fn solve(els: &[El], known: &dyn Fn(&str) -> bool) -> Plan {
                 continue;
             }
             let mut cand: Option<(f64, Plan, Form)> = None;
+            let mut cand_score = f64::INFINITY;
             for s in i..j {
                 let (Some(l), Some(r)) = (&best[i][s], &best[s + 1][j]) else {
                     continue;
@@ -261,11 +299,30 @@ pub fn solve(els: &[El], known: &dyn Fn(&str) -> bool) -> Plan {
                 let gram = mirrored && !l.2.inv && !r.2.inv;
                 let (kernel, flops, explicit_left) = combine(l.2, r.2, mirrored);
                 let total = if gram { r.0 + flops } else { l.0 + r.0 + flops };
-                if cand.as_ref().map(|c| total < c.0).unwrap_or(true) {
+                // On a tie, a product by a multiplication kernel wins over row interchanges
+                // or a solve: only the former can absorb an addition when the chain is a
+                // term of a sum (GEMM's beta), so the sum may be cheaper.
+                let score = if i == 0 && j == n - 1 && absorbs(kernel) {
+                    total - credit
+                } else {
+                    total
+                };
+                let better = match &cand {
+                    None => true,
+                    Some(c) => {
+                        score < cand_score
+                            || (score == cand_score && absorbs(kernel) && !c.1.root_absorbs())
+                    }
+                };
+                if better {
+                    cand_score = score;
+                    // What is known about the product (a triangle times a triangle is one,
+                    // a diagonal product is diagonal) prices the products it takes part
+                    // in; `lower::realise` gives the temporary the same properties.
                     let props = if gram {
                         Props::of(&[Prop::Symmetric, Prop::Spsd])
                     } else {
-                        Props::EMPTY
+                        value_props(l.2, r.2)
                     };
                     cand = Some((
                         total,

@@ -13,10 +13,12 @@ use super::kernels::{cost, Kernel};
 use super::norm::{chain_key, Base, Env, Factor, Sum, Term};
 use super::properties::{Prop, Props};
 
+mod absorb;
 mod congruence;
 mod factor;
 mod orth;
 mod rank2;
+mod shared;
 
 use factor::Factorisation;
 pub use orth::{Alternatives, Factoring, Orth};
@@ -155,6 +157,7 @@ pub struct Lowered {
 /// Longest product the matrix-chain algorithm (cubic in the length) is run on.
 pub const MAX_CHAIN: usize = 64;
 
+#[derive(Clone)]
 struct Lowering {
     env: Env,
     steps: Vec<Step>,
@@ -165,6 +168,11 @@ struct Lowering {
     congruences: bool,
     policy: Factoring,
     alternatives: Alternatives,
+    /// FLOPs the next chain saves if its last product can absorb an addition (see `absorb`);
+    /// taken by that chain.
+    root_credit: f64,
+    /// The credit each term of the sum being computed passes on to its chain.
+    sum_credit: f64,
 }
 
 /// Lowers the assignments `(lhs, rhs)` in order, with the default factorisations.
@@ -214,6 +222,8 @@ fn lower_once(
         congruences,
         policy,
         alternatives: Alternatives::default(),
+        root_credit: 0.0,
+        sum_credit: 0.0,
     };
     for (lhs, rhs) in stmts {
         let props = sum_props(&lw.env, rhs);
@@ -332,7 +342,7 @@ impl Lowering {
                 if let ([(first, _, split)], 2) = (pairs.as_slice(), s.terms.len()) {
                     self.syr2k(&s.terms[*first], *split)?
                 } else {
-                    self.add_terms(s, &pairs, props)?
+                    self.add_terms_cheapest(s, &pairs, props)?
                 }
             }
         };
@@ -366,7 +376,10 @@ impl Lowering {
             let before = self.steps.len();
             let (alpha, a) = match pairs.iter().find(|p| p.0 == ti) {
                 Some(&(_, _, split)) => (Alpha::one(), self.syr2k(t, split)?),
-                None => self.term(t)?,
+                None => {
+                    self.root_credit = self.sum_credit;
+                    self.term(t)?
+                }
             };
             let fresh = self.steps.len() > before
                 && self.steps.last().is_some_and(|st| {
@@ -432,10 +445,13 @@ impl Lowering {
             coef: t.coef,
             scalars: vec![],
         };
+        // The credit is for the term's own chain, not for its scalar factors.
+        let credit = std::mem::take(&mut self.root_credit);
         for f in &t.scalars {
             let a = self.chain(std::slice::from_ref(f))?;
             alpha.scalars.push(a.id);
         }
+        self.root_credit = credit;
         if t.factors.is_empty() {
             // A pure scalar: materialise coef * scalars as a 1x1 entity.
             let out = self.temp(1, 1, Props::EMPTY);
@@ -598,6 +614,7 @@ impl Lowering {
 
     /// Evaluates a product of factors.
     fn chain(&mut self, fs: &[Factor]) -> Result<Arg, LaError> {
+        let credit = std::mem::take(&mut self.root_credit);
         let key = format!("C:{}", chain_key(fs));
         let tfs: Vec<Factor> = fs.iter().rev().map(|f| f.transpose(&self.env)).collect();
         let tkey = format!("C:{}", chain_key(&tfs));
@@ -620,7 +637,7 @@ impl Lowering {
         }
         let plan = {
             let memo = &self.memo;
-            chain::solve(&els, &|k: &str| memo.contains_key(k))
+            chain::solve_credited(&els, &|k: &str| memo.contains_key(k), credit)
         };
         if let Some(out) = self.congruence(fs, plan.flops())? {
             self.memo.insert(key, out);
@@ -630,6 +647,7 @@ impl Lowering {
             self.memo.insert(key, out);
             return Ok(out);
         }
+        let plan = self.share_repeats(&els, plan)?;
         let out = match plan {
             Plan::Leaf(i) => {
                 let e = &els[i];
@@ -847,13 +865,20 @@ impl Lowering {
                     let Plan::Leaf(j) = **right else {
                         unreachable_plan()?
                     };
+                    // As the chain priced it: the product of the two inverses.
+                    let p = product_props(
+                        inverse_props(els[i].props, els[i].rows),
+                        (els[i].rows, els[i].cols),
+                        inverse_props(els[j].props, els[j].rows),
+                        (els[j].rows, els[j].cols),
+                    );
                     (
                         Op::Solve {
                             t: r,
                             b: li,
                             left: false,
                         },
-                        Props::EMPTY,
+                        p,
                         vec![structure_name(els[j].props)],
                     )
                 } else if linv {

@@ -7,6 +7,7 @@ use crate::kernels::{cost, Kernel};
 use crate::properties::{Prop, Props};
 
 /// A factorisation made, by the entity factored (see `Lowering::facts`).
+#[derive(Clone)]
 pub(super) enum Factorisation {
     Cholesky(usize),
     Lu {
