@@ -15,6 +15,8 @@
 
 #![allow(dead_code)] // each test file uses its own subset
 
+use std::collections::HashMap;
+
 use polyscan_la::interp::Rng;
 
 /// One factor of a product, as generated.
@@ -92,6 +94,8 @@ struct Gen<'a> {
     sizes: Vec<u64>,
     decls: String,
     operands: usize,
+    /// Declared matrices' (rows, cols) as dimension indices.
+    shapes: HashMap<String, (usize, usize)>,
 }
 
 impl Gen<'_> {
@@ -117,6 +121,7 @@ impl Gen<'_> {
         self.operands += 1;
         let name = format!("M{}", self.operands);
         self.decls += &format!("Matrix {name}(d{rows}, d{cols}) <{props}>\n");
+        self.shapes.insert(name.clone(), (rows, cols));
         name
     }
 
@@ -201,26 +206,13 @@ impl Gen<'_> {
         used
     }
 
-    /// Columns of a declared operand as used.
+    /// Columns of a declared matrix as used (its dimension index).
     fn cols_of(&self, name: &str, trans: bool) -> usize {
-        let line = self
-            .decls
-            .lines()
-            .find(|l| l.starts_with(&format!("Matrix {name}(")))
-            .unwrap_or_default();
-        let dims: Vec<usize> = line
-            .split(['(', ')', ','])
-            .filter_map(|s| s.trim().strip_prefix('d')?.parse().ok())
-            .collect();
-        match dims.as_slice() {
-            [r, c] => {
-                if trans {
-                    *r
-                } else {
-                    *c
-                }
-            }
-            _ => 0,
+        let (r, c) = self.shapes.get(name).copied().unwrap_or_default();
+        if trans {
+            r
+        } else {
+            c
         }
     }
 
@@ -336,6 +328,7 @@ pub fn problem(rng: &mut Rng) -> String {
         sizes: Vec::new(),
         decls: String::new(),
         operands: 0,
+        shapes: HashMap::new(),
     };
     let k = 4 + g.rng.below(4);
     let rows = g.dim();

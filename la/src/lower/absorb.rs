@@ -10,7 +10,7 @@ use super::{Arg, Lowering, Op};
 use crate::chain::absorbs;
 use crate::error::LaError;
 use crate::kernels::cost;
-use crate::norm::Sum;
+use crate::norm::{Base, Factor, Sum};
 use crate::properties::{Prop, Props};
 
 impl Lowering {
@@ -55,10 +55,10 @@ impl Lowering {
     }
 
     /// Properties of a factor's base entity (empty for a parenthesised sum).
-    fn env_props(&self, f: &crate::norm::Factor) -> Props {
+    fn env_props(&self, f: &Factor) -> Props {
         match f.base {
-            crate::norm::Base::Op(id) => self.env.props(id),
-            crate::norm::Base::Sum(_) => Props::EMPTY,
+            Base::Op(id) => self.env.props(id),
+            Base::Sum(_) => Props::EMPTY,
         }
     }
 

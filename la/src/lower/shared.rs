@@ -21,18 +21,15 @@ fn repeated(els: &[El]) -> Vec<(usize, usize)> {
     let n = els.len();
     let mut out = Vec::new();
     for len in 2..=n / 2 {
+        // Keys of all intervals of this length, by start.
+        let keys: Vec<String> = (0..=n - len)
+            .map(|a| interval_key(&els[a..a + len], false))
+            .collect();
         for a in 0..=n - len {
-            let b = a + len - 1;
-            let (k, tk) = (
-                interval_key(&els[a..=b], false),
-                interval_key(&els[a..=b], true),
-            );
-            let again = (b + 1..=n - len).any(|c| {
-                let other = interval_key(&els[c..c + len], false);
-                other == k || other == tk
-            });
-            if again {
-                out.push((a, b));
+            let tk = interval_key(&els[a..a + len], true);
+            let later = keys.get(a + len..).unwrap_or(&[]);
+            if later.iter().any(|k| *k == keys[a] || *k == tk) {
+                out.push((a, a + len - 1));
             }
         }
     }
