@@ -167,6 +167,8 @@ enum Task {
 /// Everything built: values, chains, and per alternative of the whole formula a task list.
 struct Oracle {
     env: Env,
+    /// Whether a (non-inverted) SPD operand may also be used as `L L^T`.
+    spd_factors: bool,
     values: Vec<Value>,
     ids: HashMap<String, usize>,
     chains: Vec<Chain>,
@@ -572,14 +574,39 @@ impl Oracle {
         match f {
             Tree::Op { id, trans } => {
                 let v = self.operand(*id);
-                Ok(vec![(
+                let plain = (
                     vec![],
                     vec![El {
                         v,
                         trans: *trans,
                         inv: false,
                     }],
-                )])
+                );
+                let (n, c) = self.env.shape(*id);
+                if !(self.spd_factors && self.env.props(*id).has(Prop::Spd) && n == c && n > 1) {
+                    return Ok(vec![plain]);
+                }
+                // An SPD operand also as its Cholesky factors, M = L L^T, so `X M X^T` can
+                // be `(X L) (X L)^T` (TRMM, SYRK) anywhere in a chain.
+                let tri = Props::of(&[Prop::LowerTriangular, Prop::NonSingular]);
+                let l = self.value(format!("chol({v})"), n, n, tri);
+                let task = Task::Factor {
+                    v: l,
+                    flops: cost::potrf(n),
+                };
+                let factors = vec![
+                    El {
+                        v: l,
+                        trans: false,
+                        inv: false,
+                    },
+                    El {
+                        v: l,
+                        trans: true,
+                        inv: false,
+                    },
+                ];
+                Ok(vec![plain, (vec![task], factors)])
             }
             Tree::Mul(fs) => self.factors(fs),
             Tree::Add(_) => {
@@ -802,12 +829,21 @@ impl Eval {
 /// The cheapest FLOPs of the single assignment of `p` over the oracle's space, or why
 /// there is no answer (more than `limit` algorithms, or a construct outside the space).
 pub fn brute_force(p: &Program, limit: f64) -> Result<Brute, Skip> {
+    brute_force_with(p, limit, false)
+}
+
+/// [`brute_force`], with `spd_factors`: every SPD operand that is not inverted may also be
+/// used through its Cholesky factors, `M = L L^T` (POTRF once), anywhere in a chain. polyscan
+/// does that only for a whole chain `G M G^T` (`lower/congruence`), so with this the oracle
+/// can be below it.
+pub fn brute_force_with(p: &Program, limit: f64, spd_factors: bool) -> Result<Brute, Skip> {
     let [a] = p.assignments.as_slice() else {
         return unsupported("more than one assignment");
     };
     let t = tree(p, &a.rhs, false)?;
     let mut o = Oracle {
         env: Env::from_program(p),
+        spd_factors,
         values: Vec::new(),
         ids: HashMap::new(),
         chains: Vec::new(),
