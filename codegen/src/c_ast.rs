@@ -129,7 +129,10 @@ impl CAst {
             },
             CAst::Neg(a) => {
                 out.push('-');
-                a.write_operand(a.precedence() < UNARY, vars, lang, out);
+                // `-(-1)`, never `--1`, which C reads as a decrement (found by the hard
+                // random domains, `codegen/tests/common/hard.rs`).
+                let paren = a.precedence() < UNARY || a.starts_with_minus();
+                a.write_operand(paren, vars, lang, out);
             }
             CAst::Bin(op, a, b) => {
                 let p = op.precedence();
@@ -362,6 +365,14 @@ mod tests {
         let arr = CAst::Array(vec![CAst::Lit(1), var(0)]);
         assert_eq!(arr.text(&vars, Lang::Rust), "&[1, n]");
         assert_eq!(text(&arr), "(const int64_t[]){1, n}");
+        // A minus before a minus: parenthesised, as `--` would be a decrement.
+        let e = CAst::Lit(1).minus_prefixed().minus_prefixed();
+        assert_eq!(text(&e), "-(-1)");
+        assert_eq!(e.folded(), CAst::Lit(1));
+        let e = bin(BinOp::Mul, var(2), var(3))
+            .minus_prefixed()
+            .minus_prefixed();
+        assert_eq!(text(&e), "-(-x)*y");
     }
 
     #[test]
