@@ -9,6 +9,12 @@
 //! - `POLYSCAN_DIFF_COUNT=10000` runs that many instead; `POLYSCAN_DIFF_START` shifts the
 //!   first seed.
 //! - `POLYSCAN_DIFF_SEED=1234` replays one domain and prints its text and code.
+//! - Domains of the harder kind (`common::hard`: degree-3 terms mixing parameters and
+//!   iterators, a constant box, two statements): 40 per run (`POLYSCAN_HARD_COUNT`), 1,000
+//!   in the long run; their seeds carry `common::HARD_BIT` and replay the same way.
+//! - `POLYSCAN_HARD_DIR=DIR` makes `write_hard_domains` write hard domains 0..200
+//!   (`POLYSCAN_HARD_COUNT`) as input files with their parameter values, for
+//!   `benches/hard_domains.sh`.
 //!
 //! Even seeds generate with the linear scanner where it applies (the CLI's default engine),
 //! odd seeds always with the CAD. Each domain is generated in a child process (this test
@@ -22,7 +28,10 @@
 mod common;
 mod grid;
 
-use common::{c_compiler, first_difference, random_domain, run_domains, Domain};
+use common::{
+    c_compiler, domain_of, first_difference, hard_domain, random_domain, run_domains, Domain,
+    HARD_BIT,
+};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -56,7 +65,7 @@ fn random_domains_match_brute_force() {
         }
     };
     let t0 = Instant::now();
-    let domains: Vec<Domain> = seeds.iter().map(|&s| random_domain(s)).collect();
+    let domains: Vec<Domain> = seeds.iter().map(|&s| domain_of(s)).collect();
     if seeds.len() == 1 {
         print_replay(&domains[0]);
     }
@@ -74,7 +83,65 @@ fn random_domains_match_brute_force() {
     );
 }
 
-/// The long mode: 10,000 domains (`cargo test -p codegen --test differential -- --ignored`).
+/// Domains of the harder kind (`POLYSCAN_HARD_COUNT`, default 40), against brute force
+/// like the ordinary ones; resource limits are allowed outcomes and counted.
+#[test]
+fn hard_domains_match_brute_force() {
+    let Some(cc) = c_compiler() else {
+        eprintln!("no C compiler found (tried $CC, cc, gcc): skipping");
+        return;
+    };
+    let count = env_u64("POLYSCAN_HARD_COUNT").unwrap_or(40);
+    let t0 = Instant::now();
+    let domains: Vec<Domain> = (0..count).map(hard_domain).collect();
+    let report = run_domains(&domains, &cc, threads(), 60);
+    for (seed, text, msg) in &report.failures {
+        eprintln!("FAILED seed {seed} (replay: POLYSCAN_DIFF_SEED={seed} cargo test -p codegen --test differential -- --nocapture)\n{text}{msg}\n");
+    }
+    eprintln!("hard: {} in {:.1?}", report.summary(), t0.elapsed());
+    assert!(
+        report.failures.is_empty(),
+        "{} of {} hard domains failed (seeds {:?})",
+        report.failures.len(),
+        report.total(),
+        report.failures.iter().map(|f| f.0).collect::<Vec<_>>()
+    );
+}
+
+/// The benchmark's input: with `POLYSCAN_HARD_DIR` set, writes hard domains
+/// `0..POLYSCAN_HARD_COUNT` (default 200) as `hard-NNN.pset`, each with a `# params:` line
+/// of `NAME=VALUE,...` sets separated by `;` (the values the differential run uses).
+/// Without the variable it does nothing.
+#[test]
+fn write_hard_domains() {
+    let Ok(dir) = std::env::var("POLYSCAN_HARD_DIR") else {
+        return;
+    };
+    let count = env_u64("POLYSCAN_HARD_COUNT").unwrap_or(200);
+    std::fs::create_dir_all(&dir).expect("POLYSCAN_HARD_DIR can be created");
+    for seed in 0..count {
+        let d = hard_domain(seed);
+        assert_eq!(d.seed, seed | HARD_BIT);
+        let sets: Vec<String> = d
+            .param_sets
+            .iter()
+            .map(|vals| {
+                d.params
+                    .iter()
+                    .zip(vals)
+                    .map(|(n, v)| format!("{n}={v}"))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            })
+            .collect();
+        let text = format!("{}# params: {}\n", d.text, sets.join(";"));
+        let path = PathBuf::from(&dir).join(format!("hard-{seed:03}.pset"));
+        std::fs::write(&path, text).expect("POLYSCAN_HARD_DIR is writable");
+    }
+}
+
+/// The long mode: 10,000 domains and 1,000 of the harder kind (`cargo test -p codegen
+/// --test differential -- --ignored`).
 #[test]
 #[ignore = "long: 10,000 random domains"]
 fn ten_thousand_random_domains() {
@@ -102,6 +169,28 @@ fn ten_thousand_random_domains() {
         total.failures.extend(r.failures);
         eprintln!(
             "seeds {s}..{end}: {} ({:.1?})",
+            total.summary(),
+            t0.elapsed()
+        );
+        s = end;
+    }
+    // And a tenth as many of the harder kind.
+    let hard = count / 10;
+    let mut s = 0;
+    while s < hard {
+        let end = (s + 500).min(hard);
+        let domains: Vec<Domain> = (s..end).map(hard_domain).collect();
+        let r = run_domains(&domains, &cc, threads(), 60);
+        for (seed, text, msg) in &r.failures {
+            eprintln!("FAILED seed {seed}\n{text}{msg}\n");
+        }
+        total.pass += r.pass;
+        total.degree += r.degree;
+        total.limit += r.limit;
+        total.runs += r.runs;
+        total.failures.extend(r.failures);
+        eprintln!(
+            "hard seeds {s}..{end}: {} ({:.1?})",
             total.summary(),
             t0.elapsed()
         );

@@ -19,7 +19,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod batch;
+mod hard;
 pub use batch::*;
+pub use hard::*;
 
 /// splitmix64: tiny, fast and good enough to draw test cases; one state per domain seed
 /// keeps every domain reproducible on its own.
@@ -616,7 +618,7 @@ pub const CHILD_OUT: &str = "POLYSCAN_DIFF_CHILD_OUT";
 /// Name of the test function that serves the child mode.
 pub const CHILD_TEST: &str = "child_generate";
 
-/// The child side: generates the domain of `$POLYSCAN_DIFF_CHILD_SEED` and writes the
+/// The child side: generates the domain of `$POLYSCAN_DIFF_CHILD_SEED` ([`domain_of`]) and writes the
 /// outcome (first line) and the C function to `$POLYSCAN_DIFF_CHILD_OUT`.
 pub fn child_main() {
     let (Some(seed), Ok(out)) = (
@@ -627,7 +629,7 @@ pub fn child_main() {
     };
     // Panics are reported through the file, not on standard error.
     std::panic::set_hook(Box::new(|_| {}));
-    let d = random_domain(seed);
+    let d = domain_of(seed);
     let text = match c_function(&d.text, d.linear) {
         Ok(c) => format!("ok\n{c}"),
         Err(Outcome::Degree) => "degree\n".into(),
