@@ -311,16 +311,10 @@ impl UPoly {
         UPoly::new(self.c.iter().map(|a| a * s).collect())
     }
 
-    /// Non-negative gcd of the coefficients (0 for the zero polynomial).
+    /// Non-negative gcd of the coefficients (0 for the zero polynomial); small coefficients
+    /// first, so most big ones are only reduced modulo a small gcd.
     pub fn content(&self) -> Int {
-        let mut g = Int::zero();
-        for a in &self.c {
-            g = g.gcd(a);
-            if g.is_one() {
-                break;
-            }
-        }
-        g
+        polys::coefficient_gcd(&self.c)
     }
 
     /// The polynomial divided by its content, with positive leading coefficient.
@@ -342,25 +336,7 @@ impl UPoly {
 
     /// `self / d` when `d` divides `self` in `Z[x]`, `None` otherwise (or when `d = 0`).
     pub fn div_exact(&self, d: &UPoly) -> Option<UPoly> {
-        let dl = d.c.last()?;
-        if self.c.len() < d.c.len() {
-            return self.is_zero().then(UPoly::zero);
-        }
-        let mut r = self.c.clone();
-        let dd = d.c.len() - 1;
-        let mut q = vec![Int::zero(); self.c.len() - dd];
-        for k in (0..q.len()).rev() {
-            let (qk, rem) = r[k + dd].div_mod_floor(dl);
-            if !rem.is_zero() {
-                return None;
-            }
-            for (j, b) in d.c.iter().enumerate() {
-                let t = &r[k + j] - &(&qk * b);
-                r[k + j] = t;
-            }
-            q[k] = qk;
-        }
-        r.iter().all(Coeff::is_zero).then(|| UPoly::new(q))
+        polys::dense_div_exact(&self.c, &d.c).map(UPoly::new)
     }
 
     /// Pseudo-remainder `lc(d)^(deg self - deg d + 1) * self mod d` (`self` when it has
@@ -389,9 +365,20 @@ impl UPoly {
         UPoly::new(a)
     }
 
-    /// Greatest common divisor, primitive with positive leading coefficient
-    /// (primitive PRS); `gcd(0, 0) = 0`.
+    /// Greatest common divisor, primitive with positive leading coefficient; `gcd(0, 0) = 0`.
+    /// By the modular method ([`polys::modular_gcd`]: word primes, Chinese remaindering,
+    /// checked by exact division), with [`UPoly::gcd_prs`] as the fallback it never needs
+    /// in practice.
     pub fn gcd(&self, o: &UPoly) -> UPoly {
+        match polys::modular_gcd(&self.c, &o.c) {
+            Some(c) => UPoly::new(c),
+            None => self.gcd_prs(o),
+        }
+    }
+
+    /// The same gcd by the primitive PRS (Euclid over Z with contents divided out at each
+    /// step): slow on big coefficients, kept as the test oracle of [`UPoly::gcd`].
+    pub fn gcd_prs(&self, o: &UPoly) -> UPoly {
         let (mut a, mut b) = (self.primitive(), o.primitive());
         if a.c.len() < b.c.len() {
             std::mem::swap(&mut a, &mut b);
@@ -422,6 +409,7 @@ impl UPoly {
         if g.degree() == 0 {
             return p;
         }
+        // Invariant: gcd(p, p') divides p, so the division is exact.
         p.div_exact(&g).expect("gcd(p, p') divides p").primitive()
     }
 

@@ -82,6 +82,10 @@ pub trait Coeff: Clone + Eq + Ord + Hash + Debug + Display + Send + Sync + 'stat
     }
     /// Number of bits of the absolute value (0 for 0).
     fn bits(&self) -> u64;
+    /// The residue modulo `p` (`p > 0`), in `0..p`; the default goes through a big integer.
+    fn rem_u64(&self, p: u64) -> u64 {
+        crate::modgcd::bigint_rem_u64(&self.to_bigint(), p)
+    }
 }
 
 impl Coeff for BigInt {
@@ -143,5 +147,8 @@ impl Coeff for BigInt {
     }
     fn bits(&self) -> u64 {
         self.magnitude().bits()
+    }
+    fn rem_u64(&self, p: u64) -> u64 {
+        crate::modgcd::bigint_rem_u64(self, p)
     }
 }

@@ -7,6 +7,7 @@
 //! normalised to a positive leading coefficient, so equal ideals give equal polynomials.
 
 use crate::coeff::Coeff;
+use crate::modgcd::modular_gcd;
 use crate::modular::{coprime_at_point, coprime_mod_p, only_in, square_free_at_point};
 use crate::mono::Mono;
 use crate::poly::Poly;
@@ -48,6 +49,18 @@ impl<C: Coeff> Poly<C> {
             // Coprime over Q (the usual case): the gcd is that of the contents.
             if coprime_at_point(self, o, v, &[]) == Some(true) {
                 return Poly::constant(self.integer_content().gcd(&o.integer_content()));
+            }
+            // Otherwise by the modular method (exact: checked by division), not the PRS.
+            if let Some(g) = modular_gcd(&dense_in(self, v), &dense_in(o, v)) {
+                let c = self.integer_content().gcd(&o.integer_content());
+                let g = Poly::from_terms(
+                    g.into_iter()
+                        .enumerate()
+                        .filter(|(_, a)| !a.is_zero())
+                        .map(|(e, a)| (Mono::var(v, e as u32), a))
+                        .collect(),
+                );
+                return g.scale(&c);
             }
         } else {
             match (self.has_var(v), o.has_var(v)) {
@@ -113,6 +126,15 @@ impl<C: Coeff> Poly<C> {
         self.div_scalar_exact(&self.integer_content())
             .normalize_sign()
     }
+}
+
+/// The dense coefficients (index = exponent) of a polynomial in `v` alone.
+fn dense_in<C: Coeff>(a: &Poly<C>, v: usize) -> Vec<C> {
+    let mut c = vec![C::zero(); a.degree(v) as usize + 1];
+    for (m, x) in a.terms() {
+        c[m.exp(v) as usize] = x.clone();
+    }
+    c
 }
 
 fn divide<C: Coeff>(a: &Poly<C>, d: &Poly<C>) -> Poly<C> {

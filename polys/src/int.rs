@@ -63,6 +63,19 @@ impl Int {
         }
     }
 
+    /// `gcd(x, y)` of two magnitudes, as an `Int`.
+    fn gcd_u64(mut x: u64, mut y: u64) -> Int {
+        while y != 0 {
+            let t = x % y;
+            x = y;
+            y = t;
+        }
+        match i64::try_from(x) {
+            Ok(v) => Int::Small(v),
+            Err(_) => Int::Big(Box::new(BigInt::from(x))),
+        }
+    }
+
     /// True when the value is held in a machine word.
     pub fn is_small(&self) -> bool {
         matches!(self, Int::Small(_))
@@ -282,20 +295,25 @@ impl Coeff for Int {
     }
     fn gcd(&self, o: &Self) -> Self {
         match (self, o) {
-            (Int::Small(a), Int::Small(b)) => {
-                // Work on magnitudes in u64 so that |i64::MIN| is representable.
-                let (mut x, mut y) = (a.unsigned_abs(), b.unsigned_abs());
-                while y != 0 {
-                    let t = x % y;
-                    x = y;
-                    y = t;
+            // Magnitudes in u64, so that |i64::MIN| is representable.
+            (Int::Small(a), Int::Small(b)) => Int::gcd_u64(a.unsigned_abs(), b.unsigned_abs()),
+            // A big value modulo a small one first: num-bigint's binary gcd would take
+            // one subtraction and shift of the whole big value per bit instead.
+            (Int::Small(s), Int::Big(b)) | (Int::Big(b), Int::Small(s)) => {
+                let m = s.unsigned_abs();
+                if m == 0 {
+                    return Int::from_big(Signed::abs(&**b));
                 }
-                match i64::try_from(x) {
-                    Ok(v) => Int::Small(v),
-                    Err(_) => Int::Big(Box::new(BigInt::from(x))),
-                }
+                let r = crate::modgcd::bigint_rem_u64(b, m);
+                Int::gcd_u64(m, r)
             }
-            _ => Int::from_big(Integer::gcd(&*self.as_big(), &*o.as_big())),
+            (Int::Big(a), Int::Big(b)) => Int::from_big(big_gcd(a, b)),
+        }
+    }
+    fn rem_u64(&self, p: u64) -> u64 {
+        match self {
+            Int::Small(v) => (*v as i128).rem_euclid(p as i128) as u64,
+            Int::Big(b) => crate::modgcd::bigint_rem_u64(b, p),
         }
     }
     fn bits(&self) -> u64 {
@@ -304,6 +322,21 @@ impl Coeff for Int {
             Int::Big(b) => b.magnitude().bits(),
         }
     }
+}
+
+/// The gcd of two big values: the larger reduced modulo the smaller while their sizes
+/// differ by more than a word (one division instead of a binary gcd's bit-by-bit steps
+/// over the excess), then num-bigint's binary gcd.
+fn big_gcd(a: &BigInt, b: &BigInt) -> BigInt {
+    let (mut x, mut y) = (a.magnitude().clone(), b.magnitude().clone());
+    if x < y {
+        std::mem::swap(&mut x, &mut y);
+    }
+    while !y.is_zero() && x.bits() > y.bits() + 64 {
+        x %= &y;
+        std::mem::swap(&mut x, &mut y);
+    }
+    BigInt::from(Integer::gcd(&x, &y))
 }
 
 macro_rules! forward_binop {

@@ -345,14 +345,7 @@ impl<C: Coeff> Poly<C> {
 
     /// Non-negative gcd of the integer coefficients (0 for the zero polynomial).
     pub fn integer_content(&self) -> C {
-        let mut g = C::zero();
-        for (_, c) in &self.terms {
-            g = g.gcd(c);
-            if g.is_one() {
-                break;
-            }
-        }
-        g
+        crate::modgcd::coefficient_gcd(self.terms.iter().map(|(_, c)| c))
     }
 
     /// Converts the coefficients to another integer type.
