@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::Command;
 
 mod common;
-use common::la::{polyscan, problems, scale_for};
+use common::la::{capi_driver_cc, polyscan, problems, scale_for};
 
 fn compiles(dir: &Path, body: &str, libs: &[&str]) -> bool {
     let c = dir.join("probe.c");
@@ -49,7 +49,6 @@ fn check_problems(range: std::ops::Range<usize>, backend: &str) {
     if !toolchain(backend) {
         return;
     }
-    let driver_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("la/src/program/c");
     let all = problems();
     let mut failures = Vec::new();
     for p in &all[range] {
@@ -79,20 +78,15 @@ fn check_problems(range: std::ops::Range<usize>, backend: &str) {
             .expect("NAME.h written beside NAME.c");
         assert!(header.contains("_workspace("), "{header}");
         let exe = dir.path().join("check");
-        let mut cc = Command::new("cc");
-        cc.args(["-O2", "-std=gnu11", "-march=native"])
-            .arg(format!("-I{}", driver_dir.display()))
-            .arg(format!("-I{}", dir.path().display()))
-            .arg(format!("-DPS_CAPI_HEADER=\"{stem}.h\""))
-            .arg(driver_dir.join("capi_driver.c"))
-            .arg(&c_file)
-            .arg("-o")
-            .arg(&exe)
-            .arg("-lm");
-        if backend == "blas" {
-            cc.arg("-lopenblas");
-        }
-        let out = cc.output().expect("run cc");
+        let out = capi_driver_cc(
+            &["-O2", "-std=gnu11", "-march=native"],
+            &c_file,
+            &stem,
+            &exe,
+            backend,
+        )
+        .output()
+        .expect("run cc");
         if !out.status.success() {
             failures.push(format!(
                 "{stem} ({backend}): does not compile:\n{}",
@@ -240,23 +234,17 @@ fn build_api(dir: &Path, stem: &str, src: &str, backend: &str) -> (std::path::Pa
         &c_file.to_string_lossy(),
     ]);
     assert_eq!(code, 0, "{stem} ({backend}): emit: {err}");
-    let driver_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("la/src/program/c");
     let exe = dir.join(format!("check_{stem}"));
-    let mut cc = Command::new("cc");
-    cc.args(["-O2", "-std=gnu11", "-march=native", "-DPS_COUNT_ALLOC"])
-        .arg("-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc")
-        .arg(format!("-I{}", driver_dir.display()))
-        .arg(format!("-I{}", dir.display()))
-        .arg(format!("-DPS_CAPI_HEADER=\"{stem}.h\""))
-        .arg(driver_dir.join("capi_driver.c"))
-        .arg(&c_file)
-        .arg("-o")
-        .arg(&exe)
-        .arg("-lm");
-    if backend == "blas" {
-        cc.arg("-lopenblas");
-    }
-    let out = cc.output().expect("run cc");
+    let flags = [
+        "-O2",
+        "-std=gnu11",
+        "-march=native",
+        "-DPS_COUNT_ALLOC",
+        "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc",
+    ];
+    let out = capi_driver_cc(&flags, &c_file, stem, &exe, backend)
+        .output()
+        .expect("run cc");
     assert!(
         out.status.success(),
         "{stem} ({backend}): does not compile:\n{}",

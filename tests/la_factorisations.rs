@@ -16,7 +16,7 @@ use polyscan_la::parse::parse;
 use polyscan_la::search::{solve, FactorChoice, Preferred, SearchOptions, Solution};
 
 mod common;
-use common::la::{kernels, openblas_available, polyscan, problems};
+use common::la::{capi_driver_cc, kernels, openblas_available, polyscan, problems};
 
 /// Least squares with a nearly square A and many right-hand sides (QR is cheaper).
 const LS_SQUARE: &str = "n = 60\nm = 50\np = 40\nMatrix A(n, m) <FullRank>\nMatrix B(n, p) <>\nMatrix X(m, p) <>\nX = inv(trans(A) * A) * trans(A) * B\n";
@@ -267,7 +267,6 @@ fn c_apis_agree_with_direct_evaluation() {
     if openblas_available() {
         backends.push("blas");
     }
-    let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("la/src/program/c");
     for (name, src, flags, seq) in CASES {
         for b in &backends {
             let dir = tempfile::tempdir().expect("tempdir");
@@ -294,20 +293,9 @@ fn c_apis_agree_with_direct_evaluation() {
             let first = seq.split(' ').next().unwrap_or_default();
             assert!(source.contains(&format!("/* {first}")), "{name} {b}");
             let exe = dir.path().join("check");
-            let mut cc = Command::new("cc");
-            cc.args(["-O2", "-std=gnu11"])
-                .arg(format!("-I{}", driver.display()))
-                .arg(format!("-I{}", dir.path().display()))
-                .arg(format!("-DPS_CAPI_HEADER=\"{name}.h\""))
-                .arg(driver.join("capi_driver.c"))
-                .arg(&c_file)
-                .arg("-o")
-                .arg(&exe)
-                .arg("-lm");
-            if *b == "blas" {
-                cc.arg("-lopenblas");
-            }
-            let out = cc.output().expect("run cc");
+            let out = capi_driver_cc(&["-O2", "-std=gnu11"], &c_file, name, &exe, b)
+                .output()
+                .expect("run cc");
             assert!(
                 out.status.success(),
                 "{name} {b}: {}",

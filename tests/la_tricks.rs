@@ -57,39 +57,42 @@ fn no_syr2k_where_it_does_not_apply() {
     assert_eq!(count(&s, Kernel::Gemm), 1);
 }
 
-/// The emitted program runs SYR2K with every back end, with alpha 1 and with a scalar
-/// alpha, and its outputs agree with the naive evaluation (the program exits 1 if not).
-#[test]
-fn syr2k_programs_agree_with_naive_evaluation() {
+/// Runs `src` as a C program (`--run`) with every back end available and returns each
+/// back end's output; the program exits 1 (and this fails) if an output disagrees with the
+/// naive evaluation.
+fn run_with_every_backend(src: &str, extra: &[&str]) -> Vec<(&'static str, String)> {
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = dir.path().join("syr2k.la");
-    std::fs::write(
-        &file,
-        "n = 37\nk = 13\nMatrix A(k, n) <>\nMatrix B(k, n) <>\nMatrix C(n, n) <Symmetric>\nMatrix D(k, k) <Symmetric>\nScalar a <Positive>\nMatrix X(n, n) <>\nMatrix Y(n, n) <>\nX = trans(A) * B + trans(B) * A\nY = C - a * trans(A) * D * B - a * trans(B) * D * A\n",
-    )
-    .expect("write problem");
+    let file = dir.path().join("problem.la");
+    std::fs::write(&file, src).expect("write problem");
     let path = file.to_string_lossy().into_owned();
     let mut backends = vec!["generated", "nests"];
     if openblas_available() {
         backends.push("blas");
     }
-    for backend in backends {
-        let out = Command::new(env!("CARGO_BIN_EXE_polyscan"))
-            .args([
-                "la",
-                &path,
-                "--run",
-                "--time-limit",
-                "0.5",
-                "--backend",
-                backend,
-            ])
-            .output()
-            .expect("run polyscan");
-        let text = String::from_utf8_lossy(&out.stdout);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(0), "{backend}:\n{text}\n{err}");
-        assert!(text.contains("result: ok"), "{backend}:\n{text}");
+    backends
+        .into_iter()
+        .map(|backend| {
+            let mut args = vec!["la", path.as_str(), "--run", "--backend", backend];
+            args.extend_from_slice(extra);
+            let out = Command::new(env!("CARGO_BIN_EXE_polyscan"))
+                .args(&args)
+                .output()
+                .expect("run polyscan");
+            let text = String::from_utf8_lossy(&out.stdout).into_owned();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(0), "{backend}:\n{text}\n{err}");
+            assert!(text.contains("result: ok"), "{backend}:\n{text}");
+            (backend, text)
+        })
+        .collect()
+}
+
+/// The emitted program runs SYR2K with every back end, with alpha 1 and with a scalar
+/// alpha, and its outputs agree with the naive evaluation.
+#[test]
+fn syr2k_programs_agree_with_naive_evaluation() {
+    let src = "n = 37\nk = 13\nMatrix A(k, n) <>\nMatrix B(k, n) <>\nMatrix C(n, n) <Symmetric>\nMatrix D(k, k) <Symmetric>\nScalar a <Positive>\nMatrix X(n, n) <>\nMatrix Y(n, n) <>\nX = trans(A) * B + trans(B) * A\nY = C - a * trans(A) * D * B - a * trans(B) * D * A\n";
+    for (backend, text) in run_with_every_backend(src, &["--time-limit", "0.5"]) {
         let syr2k = text
             .lines()
             .filter(|l| l.starts_with("kernel SYR2K"))
@@ -98,8 +101,6 @@ fn syr2k_programs_agree_with_naive_evaluation() {
     }
 }
 
-/// A congruence `G M G^T` with an SPD or SPSD middle factor (issue 21, a22): Cholesky of
-/// `M`, then `W = G L` (TRMM) and `W W^T` (SYRK), where that beats SYMM + GEMM.
 #[test]
 fn congruence_with_definite_middle_uses_cholesky() {
     let (m, n) = (300.0_f64, 400.0_f64);
@@ -141,30 +142,11 @@ fn no_congruence_where_it_does_not_pay_or_apply() {
 }
 
 /// The congruence runs as a C program with every back end and agrees with the naive
-/// evaluation (the program exits 1 if not).
+/// evaluation.
 #[test]
 fn congruence_programs_agree_with_naive_evaluation() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let file = dir.path().join("congruence.la");
-    std::fs::write(
-        &file,
-        "m = 31\nn = 45\nMatrix A(m, n) <FullRank>\nMatrix S(n, n) <SPSD>\nMatrix C(m, m) <SPD>\nMatrix X(m, m) <>\nX = A * S * trans(A) + C\n",
-    )
-    .expect("write problem");
-    let path = file.to_string_lossy().into_owned();
-    let mut backends = vec!["generated", "nests"];
-    if openblas_available() {
-        backends.push("blas");
-    }
-    for backend in backends {
-        let out = Command::new(env!("CARGO_BIN_EXE_polyscan"))
-            .args(["la", &path, "--run", "--backend", backend])
-            .output()
-            .expect("run polyscan");
-        let text = String::from_utf8_lossy(&out.stdout);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(0), "{backend}:\n{text}\n{err}");
-        assert!(text.contains("result: ok"), "{backend}:\n{text}");
+    let src = "m = 31\nn = 45\nMatrix A(m, n) <FullRank>\nMatrix S(n, n) <SPSD>\nMatrix C(m, m) <SPD>\nMatrix X(m, m) <>\nX = A * S * trans(A) + C\n";
+    for (backend, text) in run_with_every_backend(src, &[]) {
         assert!(
             text.lines().any(|l| l.starts_with("kernel POTRF")),
             "{backend}:\n{text}"

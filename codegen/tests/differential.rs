@@ -70,13 +70,19 @@ fn random_domains_match_brute_force() {
         print_replay(&domains[0]);
     }
     let report = run_domains(&domains, &cc, threads(), 60);
+    assert_passed(&report, "", t0);
+}
+
+/// Prints every failure with its replay line and the summary (prefixed `what`), and fails
+/// if any domain failed.
+fn assert_passed(report: &common::Report, what: &str, t0: Instant) {
     for (seed, text, msg) in &report.failures {
         eprintln!("FAILED seed {seed} (replay: POLYSCAN_DIFF_SEED={seed} cargo test -p codegen --test differential -- --nocapture)\n{text}{msg}\n");
     }
-    eprintln!("{} in {:.1?}", report.summary(), t0.elapsed());
+    eprintln!("{what}{} in {:.1?}", report.summary(), t0.elapsed());
     assert!(
         report.failures.is_empty(),
-        "{} of {} domains failed (seeds {:?})",
+        "{} of {} {what}domains failed (seeds {:?})",
         report.failures.len(),
         report.total(),
         report.failures.iter().map(|f| f.0).collect::<Vec<_>>()
@@ -95,17 +101,7 @@ fn hard_domains_match_brute_force() {
     let t0 = Instant::now();
     let domains: Vec<Domain> = (0..count).map(hard_domain).collect();
     let report = run_domains(&domains, &cc, threads(), 60);
-    for (seed, text, msg) in &report.failures {
-        eprintln!("FAILED seed {seed} (replay: POLYSCAN_DIFF_SEED={seed} cargo test -p codegen --test differential -- --nocapture)\n{text}{msg}\n");
-    }
-    eprintln!("hard: {} in {:.1?}", report.summary(), t0.elapsed());
-    assert!(
-        report.failures.is_empty(),
-        "{} of {} hard domains failed (seeds {:?})",
-        report.failures.len(),
-        report.total(),
-        report.failures.iter().map(|f| f.0).collect::<Vec<_>>()
-    );
+    assert_passed(&report, "hard ", t0);
 }
 
 /// The benchmark's input: with `POLYSCAN_HARD_DIR` set, writes hard domains

@@ -314,6 +314,26 @@ pub fn parse(src: &str) -> Result<Program, LaError> {
 }
 
 impl Builder {
+    /// The operand `name` read at column `col`: declared, and assigned before if it is an
+    /// output.
+    fn operand_use(&self, p: &Parser, name: &str, col: usize) -> Result<usize, LaError> {
+        let Some(i) = self.find_operand(name) else {
+            return Err(LaError::at(
+                p.line,
+                col,
+                format!("unknown operand `{name}`"),
+            ));
+        };
+        if self.pending_outputs[i] {
+            return Err(LaError::at(
+                p.line,
+                col,
+                format!("`{name}` is used before it is assigned"),
+            ));
+        }
+        Ok(i)
+    }
+
     fn find_operand(&self, name: &str) -> Option<usize> {
         self.prog
             .operands
@@ -826,16 +846,7 @@ impl Builder {
             }
             Some(Tok::Ident(s)) => {
                 p.i += 1;
-                let Some(i) = self.find_operand(&s) else {
-                    return Err(LaError::at(p.line, col, format!("unknown operand `{s}`")));
-                };
-                if self.pending_outputs[i] {
-                    return Err(LaError::at(
-                        p.line,
-                        col,
-                        format!("`{s}` is used before it is assigned"),
-                    ));
-                }
+                let i = self.operand_use(p, &s, col)?;
                 let o = &self.prog.operands[i];
                 Ok(Typed {
                     e: Expr::Operand(i),

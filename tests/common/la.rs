@@ -98,3 +98,31 @@ pub fn openblas_available() -> bool {
         .output()
         .is_ok_and(|o| o.status.success())
 }
+
+/// The compiler command that builds the C API checking driver `la/src/program/c/capi_driver.c`
+/// with `NAME.c` (`c_file`, whose header `stem.h` is beside it) into `exe`, linked with
+/// OpenBLAS for the `blas` back end; `flags` go first (optimisation, defines, linker wraps).
+pub fn capi_driver_cc(
+    flags: &[&str],
+    c_file: &Path,
+    stem: &str,
+    exe: &Path,
+    backend: &str,
+) -> Command {
+    let driver_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("la/src/program/c");
+    let dir = c_file.parent().unwrap_or(Path::new("."));
+    let mut cc = Command::new("cc");
+    cc.args(flags)
+        .arg(format!("-I{}", driver_dir.display()))
+        .arg(format!("-I{}", dir.display()))
+        .arg(format!("-DPS_CAPI_HEADER=\"{stem}.h\""))
+        .arg(driver_dir.join("capi_driver.c"))
+        .arg(c_file)
+        .arg("-o")
+        .arg(exe)
+        .arg("-lm");
+    if backend == "blas" {
+        cc.arg("-lopenblas");
+    }
+    cc
+}

@@ -272,16 +272,7 @@ impl Builder {
             }
             Some(Tok::Ident(s)) => {
                 p.i += 1;
-                let Some(i) = self.find_operand(&s) else {
-                    return Err(LaError::at(p.line, col, format!("unknown operand `{s}`")));
-                };
-                if self.pending_outputs[i] {
-                    return Err(LaError::at(
-                        p.line,
-                        col,
-                        format!("`{s}` is used before it is assigned"),
-                    ));
-                }
+                let i = self.operand_use(p, &s, col)?;
                 let o = &self.prog.operands[i];
                 Ok(Shaped {
                     e: La::op(&s),
