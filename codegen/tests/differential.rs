@@ -149,48 +149,35 @@ fn ten_thousand_random_domains() {
     let count = env_u64("POLYSCAN_DIFF_COUNT").unwrap_or(10_000);
     let t0 = Instant::now();
     let mut total = common::Report::default();
-    // In slices, so progress shows and memory stays flat.
-    let mut s = start;
-    while s < start + count {
-        let end = (s + 500).min(start + count);
-        let domains: Vec<Domain> = (s..end).map(random_domain).collect();
-        let r = run_domains(&domains, &cc, threads(), 60);
-        for (seed, text, msg) in &r.failures {
-            eprintln!("FAILED seed {seed}\n{text}{msg}\n");
-        }
-        total.pass += r.pass;
-        total.degree += r.degree;
-        total.limit += r.limit;
-        total.runs += r.runs;
-        total.failures.extend(r.failures);
-        eprintln!(
-            "seeds {s}..{end}: {} ({:.1?})",
-            total.summary(),
-            t0.elapsed()
-        );
-        s = end;
-    }
-    // And a tenth as many of the harder kind.
+    // In slices, so progress shows and memory stays flat; and a tenth as many of the
+    // harder kind.
     let hard = count / 10;
-    let mut s = 0;
-    while s < hard {
-        let end = (s + 500).min(hard);
-        let domains: Vec<Domain> = (s..end).map(hard_domain).collect();
-        let r = run_domains(&domains, &cc, threads(), 60);
-        for (seed, text, msg) in &r.failures {
-            eprintln!("FAILED seed {seed}\n{text}{msg}\n");
+    type Slices = (&'static str, u64, u64, fn(u64) -> Domain);
+    let runs: [Slices; 2] = [
+        ("seeds", start, start + count, random_domain),
+        ("hard seeds", 0, hard, hard_domain),
+    ];
+    for (label, first, last, make) in runs {
+        let mut s = first;
+        while s < last {
+            let end = (s + 500).min(last);
+            let domains: Vec<Domain> = (s..end).map(make).collect();
+            let r = run_domains(&domains, &cc, threads(), 60);
+            for (seed, text, msg) in &r.failures {
+                eprintln!("FAILED seed {seed}\n{text}{msg}\n");
+            }
+            total.pass += r.pass;
+            total.degree += r.degree;
+            total.limit += r.limit;
+            total.runs += r.runs;
+            total.failures.extend(r.failures);
+            eprintln!(
+                "{label} {s}..{end}: {} ({:.1?})",
+                total.summary(),
+                t0.elapsed()
+            );
+            s = end;
         }
-        total.pass += r.pass;
-        total.degree += r.degree;
-        total.limit += r.limit;
-        total.runs += r.runs;
-        total.failures.extend(r.failures);
-        eprintln!(
-            "hard seeds {s}..{end}: {} ({:.1?})",
-            total.summary(),
-            t0.elapsed()
-        );
-        s = end;
     }
     assert!(
         total.failures.is_empty(),

@@ -754,11 +754,21 @@ impl Builder {
     }
 
     fn factor(&mut self, p: &mut Parser) -> Result<Typed, LaError> {
+        self.nested(p, Self::factor_inner)
+    }
+
+    /// `inner` one nesting level deeper, refused beyond [`MAX_DEPTH`] so that no input can
+    /// exhaust the stack of the recursive descent (both grammars go through here).
+    fn nested<T>(
+        &mut self,
+        p: &mut Parser,
+        inner: impl FnOnce(&mut Self, &mut Parser) -> Result<T, LaError>,
+    ) -> Result<T, LaError> {
         if self.depth >= MAX_DEPTH {
             return p.err(format!("expression nested deeper than {MAX_DEPTH} levels"));
         }
         self.depth += 1;
-        let r = self.factor_inner(p);
+        let r = inner(self, p);
         self.depth -= 1;
         r
     }

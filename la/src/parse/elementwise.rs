@@ -211,16 +211,7 @@ impl Builder {
     }
 
     fn ew_unary(&mut self, p: &mut Parser) -> Result<Shaped, LaError> {
-        if self.depth >= super::MAX_DEPTH {
-            return p.err(format!(
-                "expression nested deeper than {} levels",
-                super::MAX_DEPTH
-            ));
-        }
-        self.depth += 1;
-        let r = self.ew_primary(p);
-        self.depth -= 1;
-        r
+        self.nested(p, Self::ew_primary)
     }
 
     fn ew_primary(&mut self, p: &mut Parser) -> Result<Shaped, LaError> {
