@@ -1,6 +1,6 @@
 /* Benchmark driver for `polyscan kernel` (benches/kernels.sh): each generated kernel, a
-   naive loop nest and OpenBLAS on the same data, single-threaded, best of several
-   repetitions, interleaved so that load on the shared machine hits all three alike.
+   naive loop nest and OpenBLAS on the same data, on --threads=N threads (default 1; the
+   naive nests always serial), best of several repetitions, interleaved so that load on the shared machine hits all three alike.
    Prints one Markdown table row per kernel and size. Square problems, column-major,
    lower triangles, alpha = beta = 1; GEMV and TRSV with unit increments. TRSM, TRSV,
    POTRF, GETRF and TRTRI overwrite their input: it is restored before each call, outside
@@ -39,12 +39,13 @@ void dtrtri_(const char *uplo, const char *diag, const int *n, double *a, const 
 
 #define PEAK 51.3 /* GFLOP/s: 2 FMA pipes x 4 doubles x 2 flop x 3.2 GHz (anchors.md 4) */
 
+static int threads = 1;
 static double now(void)
 {
   struct timespec t;
-  /* CPU time of this thread: on the shared machine, time spent descheduled is not the
-     kernel's (all kernels and OpenBLAS run single-threaded here). */
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  /* One thread: CPU time of this thread (on the shared machine, time spent descheduled is
+     not the kernel's). Several: wall-clock time, the only time that shows the speed-up. */
+  clock_gettime(threads > 1 ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID, &t);
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
@@ -222,19 +223,29 @@ int main(int argc, char **argv)
     { "GETRF", getrf_ps, (fn)getrf_nv, getrf_ob, 2.0 / 3.0, 0.0, restore_a, 0 },
     { "TRTRI", trtri_ps, (fn)trtri_nv, trtri_ob, 1.0 / 3.0, 0.0, restore_a, 1 },
   };
-  int reps = 5, first = 0, nk = 10;
-  openblas_set_num_threads(1);
+  int reps = 5, first = 0, nk = 10, naive = 1;
+  const char *only = NULL;
   for (int a = 1; a < argc; a++) {
+    if (strncmp(argv[a], "--threads=", 10) == 0) { threads = atoi(argv[a] + 10); continue; }
+  }
+  if (threads < 1) threads = 1;
+  openblas_set_num_threads(threads);
+  for (int a = 1; a < argc; a++) {
+    if (strncmp(argv[a], "--threads=", 10) == 0) continue;
     if (strncmp(argv[a], "--reps=", 7) == 0) { reps = atoi(argv[a] + 7); continue; }
+    if (strncmp(argv[a], "--only=", 7) == 0) { only = argv[a] + 7; continue; }
+    if (strcmp(argv[a], "--no-naive") == 0) { naive = 0; continue; }
     if (strcmp(argv[a], "--gemm-only") == 0) { nk = 1; continue; }
     if (strcmp(argv[a], "--solvers-only") == 0) { first = 5; continue; }
     int n = atoi(argv[a]);
+    if (n < 1) { fprintf(stderr, "unknown argument %s\n", argv[a]); return 2; }
     size_t sz = sizeof(double) * (size_t)n * (size_t)n;
     double *A = aligned_alloc(64, sz), *B = aligned_alloc(64, sz), *C = aligned_alloc(64, sz);
     A0 = malloc(sz); B0 = malloc(sz);
     piv64 = malloc(sizeof(int64_t) * (size_t)n); piv32 = malloc(sizeof(int) * (size_t)n);
     if (!A || !B || !C || !A0 || !B0 || !piv64 || !piv32) return 3;
     for (int k = first; k < nk; k++) {
+      if (only != NULL && strcmp(only, ks[k].name) != 0) continue;
       srand48(1);
       /* Entries scaled by 1/n so that repeated in-place TRMM calls stay bounded. */
       for (int64_t x = 0; x < (int64_t)n * n; x++) { A[x] = (drand48() - 0.5) / n; B[x] = drand48() - 0.5; C[x] = 0.0; }
@@ -251,7 +262,7 @@ int main(int argc, char **argv)
       /* Calls per timing, so that one timing lasts about 0.1 s at 1 GFLOP/s at least. */
       int inner = f < 0.1 ? (int)(0.1 / f) + 1 : 1;
       /* The naive nests are slow at large n: fewer repetitions there. */
-      int reps_naive = n >= 1024 ? 1 : reps;
+      int reps_naive = !naive ? 0 : n >= 1024 ? 1 : reps;
       for (int r = 0; r < reps; r++) {
         fn fs[3] = { ks[k].ps, ks[k].nv, ks[k].ob };
         for (int v = 0; v < 3; v++) {
@@ -274,8 +285,10 @@ int main(int argc, char **argv)
         }
       }
       double ps = f / best[0], nv = f / best[1], ob = f / best[2];
-      printf("| %s | %d | %.1f | %.1f | %.1f | %.0f%% | %.0f%% |\n", ks[k].name, n, ps, nv, ob,
-             100.0 * ps / ob, 100.0 * ps / PEAK);
+      char nvs[32] = "-";
+      if (naive) snprintf(nvs, sizeof nvs, "%.1f", nv);
+      printf("| %s | %d | %.1f | %s | %.1f | %.2f | %.0f%% |\n", ks[k].name, n, ps, nvs, ob,
+             ps / ob, 100.0 * ps / (PEAK * threads));
       fflush(stdout);
     }
     free(A); free(B); free(C); free(A0); free(B0); free(piv64); free(piv32);

@@ -95,6 +95,7 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                 ops: Operands {
                     opa: element("a", "lda", l, "i", "l"),
                     opa_i_contiguous: col,
+                    opa_unit_columns: col,
                     opb: element("b", "ldb", l, "l", "j"),
                     opb_l_contiguous: col,
                     a_mask: None,
@@ -141,6 +142,7 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                 ops: Operands {
                     opa: element("a", "lda", l, "l", "i"),
                     opa_i_contiguous: !col,
+                    opa_unit_columns: !col,
                     opb: element("b", "ldb", l, "l", "j"),
                     opb_l_contiguous: col,
                     a_mask: None,
@@ -196,6 +198,8 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                         stored("a", "lda", "l", "i")
                     ),
                     opa_i_contiguous: col != upper,
+                    // A choice between the two triangles: no single array run.
+                    opa_unit_columns: false,
                     opb: element("b", "ldb", l, "l", "j"),
                     opb_l_contiguous: col,
                     a_mask: None,
@@ -243,6 +247,7 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                 ops: Operands {
                     opa: element("a", "lda", l, "i", "l"),
                     opa_i_contiguous: col,
+                    opa_unit_columns: col,
                     opb: element("b", "ldb", l, "l", "j"),
                     opb_l_contiguous: col,
                     a_mask: Some("(l) <= (i)".into()),

@@ -66,6 +66,7 @@ pub(crate) fn emit_potrf(req: &Request) -> Result<KernelParts, KernelError> {
         // Strides as constants where they are 1 (vectorisable packing); B reads A too.
         opa: format!("a[(i) * ({rs}) + (l) * ({cs})]"),
         opa_i_contiguous: rs == "1",
+        opa_unit_columns: rs == "1",
         opb: format!(
             "b[(j) * ({}) + (l) * ({})]",
             rs.replace("lda", "ldb"),
@@ -148,6 +149,7 @@ pub(crate) fn emit_getrf(req: &Request) -> Result<KernelParts, KernelError> {
     let ops = Operands {
         opa: format!("a[(i) * ({rs}) + (l) * ({cs})]"),
         opa_i_contiguous: col,
+        opa_unit_columns: col,
         opb: format!(
             "b[(l) * ({}) + (j) * ({})]",
             rs.replace("lda", "ldb"),

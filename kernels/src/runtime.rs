@@ -25,6 +25,9 @@ pub struct Operands {
     pub opa: String,
     /// Whether consecutive `i` of op(A) are adjacent in memory (packing loop order).
     pub opa_i_contiguous: bool,
+    /// Whether `opa` is a plain array element with stride +1 along `i`
+    /// (`&op(A)(i + 1, l) == &op(A)(i, l) + 1`): columns are then packed by vector copies.
+    pub opa_unit_columns: bool,
     /// `op(B)(l, j)` with macro parameters `l`, `j`.
     pub opb: String,
     /// Whether consecutive `l` of op(B) are adjacent in memory.
@@ -62,6 +65,13 @@ pub fn blocked(tag: &str, ops: &Operands) -> String {
         "#define PS_AMASK(i, l) ({})",
         ops.a_mask.as_deref().unwrap_or("1")
     );
+    // Whether op(A) has a mask at all: unmasked whole micro-panels are packed by plain copies.
+    let _ = writeln!(s, "#define PS_AMASK_ON {}", i32::from(ops.a_mask.is_some()));
+    let _ = writeln!(
+        s,
+        "#define PS_OPA_COLUMNS {}",
+        i32::from(ops.opa_unit_columns)
+    );
     let _ = writeln!(
         s,
         "#define PS_CMASK(i, j) ({})",
@@ -93,13 +103,14 @@ pub fn blocked(tag: &str, ops: &Operands) -> String {
             ("pack_b_inner", pack_b_inner),
         ],
     ));
-    if masked {
-        let _ = writeln!(
-            s,
-            "static void ps_{tag}_part(ps_blk *x, int64_t i0, int64_t j0, int64_t l0) {{ ps_{tag}_tile(x, i0, j0, l0, 1); }}"
-        );
-    }
-    s.push_str("#undef PS_OPA\n#undef PS_OPB\n#undef PS_AMASK\n#undef PS_CMASK\n#undef PS_LEND\n");
+    // Partial tiles: clipped to the extents by the tile routine, masked where the domain is
+    // triangular. (Solvers and factorisations call only `full` and the masked `part`.)
+    let _ = writeln!(
+        s,
+        "static __attribute__((unused)) void ps_{tag}_part(ps_blk *x, int64_t i0, int64_t j0, int64_t l0) {{ ps_{tag}_tile(x, i0, j0, l0, {}); }}",
+        i32::from(masked)
+    );
+    s.push_str("#undef PS_OPA\n#undef PS_OPB\n#undef PS_AMASK\n#undef PS_AMASK_ON\n#undef PS_OPA_COLUMNS\n#undef PS_CMASK\n#undef PS_LEND\n");
     s
 }
 

@@ -227,6 +227,8 @@ pub(crate) fn emit_trsm(req: &Request) -> Result<KernelParts, KernelError> {
         // Strides as constants where the flags make them 1 (vectorisable packing).
         opa: format!("a[(i) * ({}) + (l) * ({})]", t.rs, t.cs),
         opa_i_contiguous: t.rows_adjacent,
+        // Stride -1 (a reversed triangle) is adjacent too, but not a forward run.
+        opa_unit_columns: t.rs == "1",
         opb: format!("b[(l) * ({}) + (j) * ({})]", x.rs, x.cs),
         opb_l_contiguous: x.rows_adjacent,
         a_mask: None,
@@ -390,6 +392,7 @@ pub(crate) fn emit_trtri(req: &Request) -> Result<KernelParts, KernelError> {
     let ops = Operands {
         opa: format!("a[(i) * ({rs}) + (l) * ({cs})]"),
         opa_i_contiguous: rs == "1",
+        opa_unit_columns: rs == "1",
         opb: "b[(l) + (j) * ldb]".into(),
         opb_l_contiguous: true,
         a_mask: None,

@@ -9,8 +9,27 @@ static void ps_@tag@_pack_a(ps_blk *x, int64_t i0, int64_t l0)
   const int64_t mc = x->mc < x->m - i0 ? x->mc : x->m - i0;
   const int64_t kc = x->kc < x->k - l0 ? x->kc : x->k - l0;
   (void)lda;
+#if PS_OPA_COLUMNS
+  if (!PS_AMASK_ON) {
+    /* Columns of op(A) are contiguous: each is read once, front to back (a stream the
+       hardware prefetches), its rows spread over the micro-panels; the last panel's rows
+       past the extent are zeros. */
+    const int64_t full = mc / PS_MR * PS_MR;
+    for (int64_t p = 0; p < kc; p++) {
+      const double *restrict s = &PS_OPA(i0, l0 + p);
+      double *restrict d = x->pa + p * PS_MR;
+      for (int64_t ir = 0; ir < full; ir += PS_MR) {
+        *(ps_v4du *)(d + ir * kc) = *(const ps_v4du *)(s + ir);
+        *(ps_v4du *)(d + ir * kc + 4) = *(const ps_v4du *)(s + ir + 4);
+      }
+      for (int64_t r = 0; r < PS_MR && full < mc; r++) d[full * kc + r] = full + r < mc ? s[full + r] : 0.0;
+    }
+    x->pa_i = i0; x->pa_l = l0;
+    return;
+  }
+#endif
   for (int64_t ir = 0; ir < mc; ir += PS_MR) {
-    double *d = x->pa + ir * kc;
+    double *restrict d = x->pa + ir * kc;
     const int64_t mr = mc - ir < PS_MR ? mc - ir : PS_MR;
 @pack_a_inner@  }
   x->pa_i = i0; x->pa_l = l0;
@@ -25,7 +44,7 @@ static void ps_@tag@_pack_b(ps_blk *x, int64_t l0, int64_t j0)
   const int64_t kc = x->kc < x->k - l0 ? x->kc : x->k - l0;
   (void)ldb;
   for (int64_t jr = 0; jr < nc; jr += PS_NR) {
-    double *d = x->pb + jr * kc;
+    double *restrict d = x->pb + jr * kc;
     const int64_t nr = nc - jr < PS_NR ? nc - jr : PS_NR;
 @pack_b_inner@  }
   x->pb_l = l0; x->pb_j = j0;

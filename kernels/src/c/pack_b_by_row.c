@@ -1,3 +1,8 @@
-    for (int64_t p = 0; p < kc; p++)
-      for (int64_t q = 0; q < PS_NR; q++)
-        d[p * PS_NR + q] = q < nr ? PS_OPB(l0 + p, j0 + jr + q) : 0.0;
+    if (nr == PS_NR) {
+      for (int64_t p = 0; p < kc; p++)
+        for (int64_t q = 0; q < PS_NR; q++) d[p * PS_NR + q] = PS_OPB(l0 + p, j0 + jr + q);
+    } else {
+      for (int64_t p = 0; p < kc; p++)
+        for (int64_t q = 0; q < PS_NR; q++)
+          d[p * PS_NR + q] = q < nr ? PS_OPB(l0 + p, j0 + jr + q) : 0.0;
+    }
