@@ -73,6 +73,7 @@ pub(crate) fn emit_potrf(req: &Request) -> Result<KernelParts, KernelError> {
             cs.replace("lda", "ldb")
         ),
         opb_l_contiguous: cs == "1",
+        opb_unit_rows: rs == "1",
         a_mask: None,
         c_mask: Some("(j) <= (i)".into()),
         a_lend: None,
@@ -156,6 +157,7 @@ pub(crate) fn emit_getrf(req: &Request) -> Result<KernelParts, KernelError> {
             cs.replace("lda", "ldb")
         ),
         opb_l_contiguous: col,
+        opb_unit_rows: !col,
         a_mask: None,
         c_mask: Some("(j) >= x->lo".into()),
         a_lend: None,

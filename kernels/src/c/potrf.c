@@ -36,6 +36,59 @@ static int64_t ps_potf2(double *a, int64_t rs, int64_t cs, int64_t nb)
   return 0;
 }
 
+/* C := C - A A^T on the lower triangle of the n x n block C (A n x k), k <= w->nbd and
+   n <= w->nbd: the two diagonal halves recursively, the block below them through the
+   micro-kernel; blocks of up to MR rows through the micro-kernel into a scratch tile, of
+   which only the lower triangle is subtracted. The strictly upper part of C is neither
+   read nor written (it may be the other triangle of the caller's matrix). */
+static void ps_syrk_sub(ps_ws *w, int64_t n, int64_t k, const double *a, int64_t ars, int64_t acs,
+                        double *c, int64_t crs, int64_t ccs)
+{
+  if (n <= 0 || k <= 0) return;
+  if (n <= PS_MR) {
+    /* A as one MR-row micro-panel and A^T as two NR-column slivers (rows past n zero);
+       the buffers are the block solver's, free between its calls. */
+    double *pa = w->dpa, *pb = w->dgb;
+    for (int64_t p = 0; p < k; p++)
+      for (int64_t r = 0; r < PS_MR; r++) pa[p * PS_MR + r] = r < n ? a[r * ars + p * acs] : 0.0;
+    for (int64_t jr = 0; jr < n; jr += PS_NR)
+      for (int64_t p = 0; p < k; p++)
+        for (int64_t q = 0; q < PS_NR; q++)
+          pb[jr * k + p * PS_NR + q] = jr + q < n ? a[(jr + q) * ars + p * acs] : 0.0;
+    for (int64_t jr = 0; jr < n; jr += PS_NR) {
+      double t[PS_MR * PS_NR] __attribute__((aligned(32))) = {0};
+      ps_ukernel(k, pa, pb + jr * k, t, 1, PS_MR, 1.0);
+      for (int64_t q = 0; q < PS_NR && jr + q < n; q++)
+        for (int64_t r = jr + q; r < n; r++) c[r * crs + (jr + q) * ccs] -= t[q * PS_MR + r];
+    }
+    return;
+  }
+  int64_t h = n / 2 / PS_MR * PS_MR;
+  if (h < 1) h = n / 2;
+  ps_syrk_sub(w, h, k, a, ars, acs, c, crs, ccs);
+  ps_gemm_sub(w, n - h, h, k, a + h * ars, ars, acs, a, acs, ars, c + h * crs, crs, ccs);
+  ps_syrk_sub(w, n - h, k, a + h * ars, ars, acs, c + h * (crs + ccs), crs, ccs);
+}
+
+/* Cholesky of the diagonal block as ps_potf2, recursively above 16 columns (as LAPACK's
+   dpotrf2): the leading half, the block below it by a triangular solve, the trailing
+   half updated by ps_syrk_sub and factored. Most of the block's work then runs in the
+   micro-kernel instead of dot products and axpys. nb <= w->nbd. */
+static int64_t ps_potrf_rec(ps_ws *w, double *a, int64_t rs, int64_t cs, int64_t nb)
+{
+  if (nb <= 16) return ps_potf2(a, rs, cs, nb);
+  int64_t h = nb / 2 / PS_MR * PS_MR;
+  if (h < 1) h = nb / 2;
+  const int64_t f = ps_potrf_rec(w, a, rs, cs, h);
+  if (f) return f;
+  double *a21 = a + h * rs, *a22 = a + h * (rs + cs);
+  /* L21 := A21 inv(L11)^T, i.e. L11 X = A21^T for X = L21^T. */
+  ps_trsm_diag(w, a, rs, cs, a21, cs, rs, h, nb - h, 0);
+  ps_syrk_sub(w, nb - h, h, a21, rs, cs, a22, rs, cs);
+  const int64_t g = ps_potrf_rec(w, a22, rs, cs, nb - h);
+  return g ? h + g : 0;
+}
+
 /* One tile (origins k0, j0, i0) of the factorisation of the n x n L: a pure update (its
    k-range ends before its j-range) through the packed path, masked to j <= i where it
    reaches the diagonal; with equal j and k sizes, the diagonal block's Cholesky or a
@@ -55,7 +108,7 @@ static int ps_potrf_step(ps_ws *w, double *a, int64_t rs, int64_t cs, int64_t n,
     const int64_t nb = szj < n - j0 ? szj : n - j0;
     double *d = a + j0 * (rs + cs);
     if (i0 == j0 && szi == szj) {
-      const int64_t f = ps_potf2(d, rs, cs, nb);
+      const int64_t f = ps_potrf_rec(w, d, rs, cs, nb);
       if (f) *info = j0 + f;
       return 1;
     }

@@ -3,6 +3,8 @@ typedef double ps_v4d __attribute__((vector_size(32)));
 typedef double ps_v4du __attribute__((vector_size(32), aligned(8)));
 #define PS_MR 8
 #define PS_NR 6
+/* Packing copies a micro-panel row of op(B) as one 4-wide vector and two elements. */
+_Static_assert(PS_NR == 6, "packing assumes six columns per micro-panel");
 
 /* c(0..7, 0..5) += alpha * a * b over kc: a holds kc columns of 8, b kc rows of 6 (packed,
    32-byte aligned); c has row stride rs and column stride cs. Twelve accumulators stay in

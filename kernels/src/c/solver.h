@@ -69,8 +69,17 @@ static __attribute__((unused)) void ps_gemm_sub(ps_ws *w, int64_t m, int64_t n, 
   for (int64_t jr = 0; jr < n; jr += PS_NR) {
     double *d = w->dgb + jr * k;
     const int64_t nr = n - jr < PS_NR ? n - jr : PS_NR;
-    for (int64_t p = 0; p < k; p++)
-      for (int64_t q = 0; q < PS_NR; q++) d[p * PS_NR + q] = q < nr ? b[p * brs + (jr + q) * bcs] : 0.0;
+    if (bcs == 1 && nr == PS_NR)
+      for (int64_t p = 0; p < k; p++) {
+        /* Unit-stride rows of B: one vector copy and two elements per row. */
+        const double *s = b + p * brs + jr;
+        *(ps_v4du *)(d + p * PS_NR) = *(const ps_v4du *)s;
+        d[p * PS_NR + 4] = s[4];
+        d[p * PS_NR + 5] = s[5];
+      }
+    else
+      for (int64_t p = 0; p < k; p++)
+        for (int64_t q = 0; q < PS_NR; q++) d[p * PS_NR + q] = q < nr ? b[p * brs + (jr + q) * bcs] : 0.0;
   }
   for (int64_t i0 = 0; i0 < m; i0 += mbk) {
     const int64_t mb = m - i0 < mbk ? m - i0 : mbk;
@@ -104,13 +113,13 @@ static __attribute__((unused)) void ps_gemm_sub(ps_ws *w, int64_t m, int64_t n, 
 
 /* X := inv(T) X for the nb x nb lower triangle T(r, q) = t[r * trs + q * tcs] (diagonal
    taken as ones when `unit`) and the nb x wc block X(r, c) = x[r * xrs + c * xcs], nb <=
-   w->nbd. Left-looking by strips of MR rows within each sliver of NR columns: the strip
+   w->nbd; up to 32 rows (ps_trsm_leaf). Left-looking by strips of MR rows within each sliver of NR columns: the strip
    first subtracts its row of T times the strips above (already solved, and packed as a
    B micro-panel as they were solved) through the micro-kernel, then solves its own MR x MR
    triangle with reciprocals of the diagonal. */
 _Static_assert(PS_NR <= 8, "ps_trsm_diag holds a sliver's columns in two 4-wide vectors");
 
-static __attribute__((unused)) void ps_trsm_diag(ps_ws *w, const double *t, int64_t trs, int64_t tcs,
+static __attribute__((unused)) void ps_trsm_leaf(ps_ws *w, const double *t, int64_t trs, int64_t tcs,
                                                  double *x, int64_t xrs, int64_t xcs, int64_t nb, int64_t wc, int unit)
 {
   const int64_t nbr = (nb + PS_MR - 1) / PS_MR * PS_MR;
@@ -136,7 +145,16 @@ static __attribute__((unused)) void ps_trsm_diag(ps_ws *w, const double *t, int6
          row with the sliver's columns in two vectors (0..3 and 4..5): no dependence
          between columns, so they go side by side. */
       ps_v4d ya[PS_MR], yb[PS_MR];
+      const int whole = nr == PS_NR;
       for (int64_t r = 0; r < PS_MR; r++) {
+        if (whole && r < mr) {
+          /* Built in registers: going through a scalar array stalled on store forwarding. */
+          const double *xr = x + (s + r) * xrs + jr * xcs;
+          ya[r] = (ps_v4d){xr[0], xr[xcs], xr[2 * xcs], xr[3 * xcs]}
+                  - (ps_v4d){c[r], c[PS_MR + r], c[2 * PS_MR + r], c[3 * PS_MR + r]};
+          yb[r] = (ps_v4d){xr[4 * xcs], xr[5 * xcs], 0.0, 0.0} - (ps_v4d){c[4 * PS_MR + r], c[5 * PS_MR + r], 0.0, 0.0};
+          continue;
+        }
         double e[8] = {0};
         if (r < mr)
           for (int64_t q = 0; q < nr; q++) e[q] = x[(s + r) * xrs + (jr + q) * xcs] - c[q * PS_MR + r];
@@ -152,12 +170,49 @@ static __attribute__((unused)) void ps_trsm_diag(ps_ws *w, const double *t, int6
         ya[r] = va * inv[s + r];
         yb[r] = vb * inv[s + r];
       }
-      for (int64_t r = 0; r < mr; r++)
+      for (int64_t r = 0; r < mr; r++) {
+        if (whole) {
+          double *xr = x + (s + r) * xrs + jr * xcs, *br = pb + (s + r) * PS_NR;
+          *(ps_v4du *)br = ya[r];
+          br[4] = yb[r][0]; br[5] = yb[r][1];
+          if (xcs == 1) {
+            *(ps_v4du *)xr = ya[r];
+            xr[4] = yb[r][0]; xr[5] = yb[r][1];
+          } else {
+            for (int64_t q = 0; q < 4; q++) xr[q * xcs] = ya[r][q];
+            xr[4 * xcs] = yb[r][0]; xr[5 * xcs] = yb[r][1];
+          }
+          continue;
+        }
         for (int64_t q = 0; q < PS_NR; q++) {
           const double v = q < 4 ? ya[r][q] : yb[r][q - 4];
           if (q < nr) x[(s + r) * xrs + (jr + q) * xcs] = v;
           pb[(s + r) * PS_NR + q] = q < nr ? v : 0.0;
         }
+      }
     }
   }
+}
+
+/* X := inv(T) X as ps_trsm_leaf, for any nb <= w->nbd: above 32 rows recursively (the top
+   half, then the bottom rows minus T21 times the solved top through ps_gemm_sub, then the
+   bottom half), so that most of the work runs in the micro-kernel with a long reduction;
+   the leaf's strips reduce over at most 24 rows. The same operations on each element as
+   forward substitution, grouped differently. */
+static __attribute__((unused)) void ps_trsm_diag(ps_ws *w, const double *t, int64_t trs, int64_t tcs,
+                                                 double *x, int64_t xrs, int64_t xcs, int64_t nb, int64_t wc, int unit)
+{
+  if (nb <= 32) {
+    ps_trsm_leaf(w, t, trs, tcs, x, xrs, xcs, nb, wc, unit);
+    return;
+  }
+  int64_t h = nb / 2 / PS_MR * PS_MR;
+  if (h < 1) h = nb / 2;
+  ps_trsm_diag(w, t, trs, tcs, x, xrs, xcs, h, wc, unit);
+  /* ps_gemm_sub takes at most nbd columns at a time (its packed B buffer). */
+  for (int64_t c0 = 0; c0 < wc; c0 += w->nbd) {
+    const int64_t cw = wc - c0 < w->nbd ? wc - c0 : w->nbd;
+    ps_gemm_sub(w, nb - h, cw, h, t + h * trs, trs, tcs, x + c0 * xcs, xrs, xcs, x + h * xrs + c0 * xcs, xrs, xcs);
+  }
+  ps_trsm_diag(w, t + h * (trs + tcs), trs, tcs, x + h * xrs, xrs, xcs, nb - h, wc, unit);
 }
