@@ -49,7 +49,9 @@ static void ps_getrf_rec(ps_lu *c, ps_ws *w, int64_t k0, int64_t pend, int64_t c
 }
 
 /* The panel of the block step at k0: columns [k0, min(k0 + szk, kmax)), then its
-   interchanges applied to the columns left and right of it, as dlaswp does in dgetrf. */
+   interchanges applied to the columns right of it, as dlaswp does in dgetrf. Columns left
+   of it are finished columns of L, read by no later step: their interchanges wait for
+   ps_getrf_finish, which applies all of them in one pass instead of one pass per step. */
 static void ps_getrf_panel(ps_lu *c, ps_ws *w, int64_t k0)
 {
   double *a = c->a;
@@ -59,9 +61,7 @@ static void ps_getrf_panel(ps_lu *c, ps_ws *w, int64_t k0)
   /* Column by column (each column's rows stay in cache) where columns are contiguous,
      interchange by interchange otherwise; the same interchanges in the same order. */
   if (rs == 1) {
-    for (int64_t j = 0; j < N; j++) {
-      if (j == k0) j = pend;
-      if (j >= N) break;
+    for (int64_t j = pend; j < N; j++) {
       double *col = &PS_P(0, j);
       for (int64_t k = k0; k < pend; k++) {
         const int64_t p = c->ipiv[k] - 1;
@@ -72,11 +72,35 @@ static void ps_getrf_panel(ps_lu *c, ps_ws *w, int64_t k0)
     for (int64_t k = k0; k < pend; k++) {
       const int64_t p = c->ipiv[k] - 1;
       if (p == k) continue;
-      for (int64_t j = 0; j < k0; j++) { double t = PS_P(k, j); PS_P(k, j) = PS_P(p, j); PS_P(p, j) = t; }
       for (int64_t j = pend; j < N; j++) { double t = PS_P(k, j); PS_P(k, j) = PS_P(p, j); PS_P(p, j) = t; }
     }
   }
   c->done = c->pend = pend;
+}
+
+/* The interchanges ps_getrf_panel left out: column j of a step's panel gets those of
+   every later step, in order (the same interchanges as dgetrf's, applied later). */
+static void ps_getrf_finish(ps_lu *c)
+{
+  double *a = c->a;
+  const int64_t rs = c->rs, cs = c->cs, szk = c->szk, kmax = c->kmax;
+  if (rs == 1) {
+    for (int64_t j = 0; j < kmax; j++) {
+      double *col = &PS_P(0, j);
+      const int64_t from = (j / szk + 1) * szk;
+      for (int64_t k = from; k < kmax; k++) {
+        const int64_t p = c->ipiv[k] - 1;
+        double t = col[k]; col[k] = col[p]; col[p] = t;
+      }
+    }
+  } else {
+    for (int64_t k = szk; k < kmax; k++) {
+      const int64_t p = c->ipiv[k] - 1;
+      if (p == k) continue;
+      const int64_t upto = k / szk * szk;
+      for (int64_t j = 0; j < upto; j++) { double t = PS_P(k, j); PS_P(k, j) = PS_P(p, j); PS_P(p, j) = t; }
+    }
+  }
 }
 #undef PS_P
 
@@ -137,6 +161,7 @@ int64_t polyscan_dgetrf_tiled(int64_t M, int64_t N, double *A, int64_t lda, int6
 #define S(k, j, i) do { if ((j) >= ps_lu.pend && (i) < M && (j) < N) { @body@; } } while (0)
 @defs@@fragment@@undefs@  /* Block steps without points (only the last row's pivot is left). */
   while (ps_lu.done < kmax) ps_getrf_panel(&ps_lu, packed ? PS_W : NULL, ps_lu.done);
+  ps_getrf_finish(&ps_lu);
 @free@  return ps_lu.info;
 }
 
