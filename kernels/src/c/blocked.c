@@ -9,8 +9,13 @@ static void ps_@tag@_pack_a(ps_blk *x, int64_t i0, int64_t l0)
   const int64_t mc = x->mc < x->m - i0 ? x->mc : x->m - i0;
   const int64_t kc = x->kc < x->k - l0 ? x->kc : x->k - l0;
   (void)lda;
+  /* A block inside the mask (a half-plane: inside iff its four corners are) packs as an
+     unmasked one. */
+  const int unmasked = !PS_AMASK_ON
+                       || (PS_AMASK(i0, l0) && PS_AMASK(i0 + mc - 1, l0) && PS_AMASK(i0, l0 + kc - 1)
+                           && PS_AMASK(i0 + mc - 1, l0 + kc - 1));
 #if PS_OPA_COLUMNS
-  if (!PS_AMASK_ON) {
+  if (unmasked) {
     /* Columns of op(A) are contiguous: each is read once, front to back (a stream the
        hardware prefetches), its rows spread over the micro-panels; the last panel's rows
        past the extent are zeros. */
