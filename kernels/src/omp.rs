@@ -55,6 +55,23 @@ pub fn state_free(openmp: bool, name: &str, free: &str) -> String {
 /// parallel only when both hold); loops in the fragment have the form
 /// `for (int64_t var = LB; var <= UB; var += 1)`.
 pub fn parallelize(fragment: &str, var: &str, cond: impl Fn(&str) -> String) -> String {
+    parallelize_scheduled(fragment, var, "", cond)
+}
+
+/// [`parallelize`] with iterations handed out one at a time as threads become free
+/// (`schedule(dynamic, 1)`): for loops whose iterations differ much in work, where the
+/// default static split gives one thread most of it (TRTRI's column blocks: the first
+/// has the most rows below the diagonal).
+pub fn parallelize_dynamic(fragment: &str, var: &str, cond: impl Fn(&str) -> String) -> String {
+    parallelize_scheduled(fragment, var, " schedule(dynamic, 1)", cond)
+}
+
+fn parallelize_scheduled(
+    fragment: &str,
+    var: &str,
+    schedule: &str,
+    cond: impl Fn(&str) -> String,
+) -> String {
     let head = format!("for (int64_t {var} = ");
     let test = format!("; {var} <= ");
     let mut out = String::new();
@@ -69,7 +86,7 @@ pub fn parallelize(fragment: &str, var: &str, cond: impl Fn(&str) -> String) -> 
             if let Some((lb, ub)) = bounds {
                 // Guarded, so that -Wall without -fopenmp has no unknown pragma to report.
                 out.push_str(&format!(
-                    "#ifdef _OPENMP\n#pragma omp parallel for if (({ub}) > ({lb}) && {})\n#endif\n",
+                    "#ifdef _OPENMP\n#pragma omp parallel for{schedule} if (({ub}) > ({lb}) && {})\n#endif\n",
                     cond(lb)
                 ));
             }

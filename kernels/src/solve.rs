@@ -403,9 +403,10 @@ pub(crate) fn emit_trtri(req: &Request) -> Result<KernelParts, KernelError> {
     };
     let fast = "ps_trtri_step(PS_W, ps_t, ps_trs, ps_tcs, ps_w, n, (t1) * sz_j, (t2) * sz_k, (t3) * sz_i, sz_j, sz_k, sz_i)";
     let (defs, undefs) = dispatch(&nest, fast, &["sz_j", "sz_k", "sz_i"]);
-    // Column blocks of the inverse are independent.
+    // Column blocks of the inverse are independent; their work shrinks with the column
+    // (the rows below the diagonal), so they are handed out one by one.
     let fragment = if req.openmp {
-        omp::parallelize(&nest.fragment, "t1", |_| {
+        omp::parallelize_dynamic(&nest.fragment, "t1", |_| {
             "n * n / 2 * sz_j >= PS_OMP_MIN".into()
         })
     } else {

@@ -200,15 +200,24 @@ impl<'a> Emitter<'a> {
         format!("ps_s{}", self.scratch)
     }
 
-    /// Copies view `src` into view `dst` (same shape).
+    /// Copies view `src` into view `dst` (same shape). Column by column when both are
+    /// plain and untransposed; otherwise by 32 x 32 blocks: a transposed or reversed view
+    /// read element by element walks its columns across the whole matrix, one cache line
+    /// per element, where a block keeps both sides' lines in L1 (16 KB).
     pub(super) fn copy(&self, code: &mut String, dst: &V, src: &V) {
+        let (rows, cols) = (&dst.rows, &dst.cols);
+        let (d, s) = (dst.at("ps_r", "ps_c"), src.at("ps_r", "ps_c"));
+        let straight = |v: &V| matches!(v.plain(), Some((_, _, false)));
+        if straight(dst) && straight(src) {
+            let _ = writeln!(
+                code,
+                "    for (int64_t ps_c = 0; ps_c < {cols}; ps_c++)\n      for (int64_t ps_r = 0; ps_r < {rows}; ps_r++)\n        {d} = {s};"
+            );
+            return;
+        }
         let _ = writeln!(
             code,
-            "    for (int64_t ps_c = 0; ps_c < {}; ps_c++)\n      for (int64_t ps_r = 0; ps_r < {}; ps_r++)\n        {} = {};",
-            dst.cols,
-            dst.rows,
-            dst.at("ps_r", "ps_c"),
-            src.at("ps_r", "ps_c")
+            "    for (int64_t ps_cb = 0; ps_cb < {cols}; ps_cb += 32)\n      for (int64_t ps_rb = 0; ps_rb < {rows}; ps_rb += 32)\n        for (int64_t ps_c = ps_cb; ps_c < ps_cb + 32 && ps_c < {cols}; ps_c++)\n          for (int64_t ps_r = ps_rb; ps_r < ps_rb + 32 && ps_r < {rows}; ps_r++)\n            {d} = {s};"
         );
     }
 
