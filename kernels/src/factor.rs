@@ -78,15 +78,19 @@ pub(crate) fn emit_potrf(req: &Request) -> Result<KernelParts, KernelError> {
         c_mask: Some("(j) <= (i)".into()),
         a_lend: None,
     };
-    let fast = "ps_potrf_step(PS_W, ps_a, ps_rs, ps_cs, n, &ps_info, (t1) * sz_k, (t2) * sz_j, (t3) * sz_i, sz_k, sz_j, sz_i)";
+    let fast = "ps_potrf_step(PS_W, ps_a, ps_rs, ps_cs, n, &ps_info, &ps_diag, (t1) * sz_k, (t2) * sz_j, (t3) * sz_i, sz_k, sz_j, sz_i)";
     let (defs, undefs) = dispatch(&nest, fast, &["sz_k", "sz_j", "sz_i"]);
     // Within one (k, j) block pair whose k-range ends before the j-range, the tiles along
-    // i are updates of disjoint blocks from finished columns: independent. (The solves
-    // below a diagonal block are independent too, but they share their loop with that
-    // block, which must come first.)
+    // i are updates of disjoint blocks from finished columns: independent. The solves
+    // below a diagonal block are independent too, but share their loop with that block,
+    // which must come first: the loop's condition factors it (ps_potrf_first) before the
+    // loop starts.
     let fragment = if req.openmp {
         omp::parallelize(&nest.fragment, "t3", |_| {
-            "(t1) * sz_k + sz_k <= (t2) * sz_j && sz_i * sz_j * sz_k >= PS_OMP_MIN".into()
+            "((t1) * sz_k == (t2) * sz_j \
+             ? ps_potrf_first(packed, PS_W, ps_a, ps_rs, ps_cs, n, &ps_info, &ps_diag, (t1) * sz_k, sz_k, sz_j, sz_i) \
+             : (t1) * sz_k + sz_k <= (t2) * sz_j) && sz_i * sz_j * sz_k >= PS_OMP_MIN"
+                .into()
         })
     } else {
         nest.fragment.clone()

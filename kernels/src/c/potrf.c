@@ -94,7 +94,7 @@ static int64_t ps_potrf_rec(ps_ws *w, double *a, int64_t rs, int64_t cs, int64_t
    reaches the diagonal; with equal j and k sizes, the diagonal block's Cholesky or a
    triangular solve for a block below it; 0 when none applies. Once a pivot failed
    (*info > 0), nothing more runs (dpotrf stops there too). */
-static int ps_potrf_step(ps_ws *w, double *a, int64_t rs, int64_t cs, int64_t n, int64_t *info,
+static int ps_potrf_step(ps_ws *w, double *a, int64_t rs, int64_t cs, int64_t n, int64_t *info, int64_t *diag,
                          int64_t k0, int64_t j0, int64_t i0, int64_t szk, int64_t szj, int64_t szi)
 {
   if (*info) return 1;
@@ -108,8 +108,10 @@ static int ps_potrf_step(ps_ws *w, double *a, int64_t rs, int64_t cs, int64_t n,
     const int64_t nb = szj < n - j0 ? szj : n - j0;
     double *d = a + j0 * (rs + cs);
     if (i0 == j0 && szi == szj) {
+      if (*diag > j0) return 1; /* factored already by ps_potrf_first */
       const int64_t f = ps_potrf_rec(w, d, rs, cs, nb);
       if (f) *info = j0 + f;
+      *diag = j0 + 1;
       return 1;
     }
     if (i0 >= j0 + szj) {
@@ -120,6 +122,25 @@ static int ps_potrf_step(ps_ws *w, double *a, int64_t rs, int64_t cs, int64_t n,
     }
   }
   return 0;
+}
+
+/* With parallel tile loops, the condition of the loop below the diagonal block of step k0
+   (j0 == k0): factors that block first, once and serially (*diag: the blocks up to here
+   are factored), so that the triangular solves of the blocks below it, independent of
+   each other, can run in parallel; the loop's own diagonal tile then does nothing. 0 (run
+   the loop serially) where the tile step would not take the block path. */
+static __attribute__((unused)) int ps_potrf_first(int packed, ps_ws *w, double *a, int64_t rs, int64_t cs, int64_t n,
+                                                  int64_t *info, int64_t *diag, int64_t k0, int64_t szk,
+                                                  int64_t szj, int64_t szi)
+{
+  if (!packed || *info || szk != szj || szi != szj || szj > w->nbd) return 0;
+  if (*diag <= k0) {
+    const int64_t nb = szj < n - k0 ? szj : n - k0;
+    const int64_t f = ps_potrf_rec(w, a + k0 * (rs + cs), rs, cs, nb);
+    if (f) *info = k0 + f;
+    *diag = k0 + 1;
+  }
+  return *info == 0;
 }
 
 #define PS_A(r, c) ps_a[(r) * ps_rs + (c) * ps_cs]
@@ -139,7 +160,7 @@ int64_t polyscan_dpotrf_tiled(int64_t N, double *A, int64_t lda, const int64_t *
   const int64_t n = N;
   double *ps_a = A;
   const int64_t ps_rs = @rs@, ps_cs = @cs@;
-  int64_t ps_info = 0;
+  int64_t ps_info = 0, ps_diag = 0;
 @sizes@  const ps_blk blk0 = { .a = ps_a, .b = ps_a, .lda = lda, .ldb = lda, .c = ps_a, .rs_c = ps_rs, .cs_c = ps_cs, .alpha = -1.0,
                        .m = n, .n = n, .k = n, .ars = ps_rs, .acs = ps_cs, .brs = ps_rs, .bcs = ps_cs };
 @state@#define S(k, j, i) do { if (ps_info == 0) { if ((k) == (j) && (i) == (j) && !(PS_A(j, j) > 0.0)) ps_info = (j) + 1; else { @body@; } } } while (0)

@@ -1,6 +1,6 @@
   if (M <= 0 || N <= 0) return;
   const int64_t ps_ldb0 = @ld0@;
-  double *ps_b0 = alpha == 0.0 ? NULL : malloc(sizeof(double) * (size_t)M * (size_t)N);
+  double *ps_b0 = alpha == 0.0 ? NULL : ps_alloc(sizeof(double) * (size_t)M * (size_t)N);
   if (ps_b0 == NULL) {
     /* alpha == 0, or no memory for the copy: in place, rows from the bottom up
        (row i reads only rows l <= i, not yet overwritten). */
