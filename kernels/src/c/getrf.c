@@ -176,10 +176,12 @@ int64_t polyscan_dgetrf_tiled(int64_t M, int64_t N, double *A, int64_t lda, int6
 @free@  return ps_lu.info;
 }
 
-/* Default tile sizes: blocks of @nb@ (moved within [s/2, s] to fit min(M, N)). */
+/* Default tile sizes: blocks of s = 64 up to min(M, N) = 768, 96 up to 1536, @nb@ beyond
+   (moved within [s/2, s] to fit min(M, N)); as POTRF's. */
 int64_t polyscan_dgetrf(int64_t M, int64_t N, double *A, int64_t lda, int64_t *ipiv)
 {
-  const int64_t nb = ps_pick_size(M < N ? M : N, @nb@, PS_MR);
+  const int64_t kmin = M < N ? M : N;
+  const int64_t nb = ps_pick_size(kmin, kmin <= 768 ? 64 : kmin <= 1536 ? 96 : @nb@, PS_MR);
   const int64_t ts[3] = { nb, nb, nb };
   return polyscan_dgetrf_tiled(M, N, A, lda, ipiv, ts);
 }

@@ -167,10 +167,13 @@ int64_t polyscan_dpotrf_tiled(int64_t N, double *A, int64_t lda, const int64_t *
 @defs@@fragment@@undefs@@free@  return ps_info;
 }
 
-/* Default tile sizes: blocks of @nb@ (moved within [s/2, s] to fit N). */
+/* Default tile sizes: blocks of s = 64 up to N = 768, 96 up to 1536, @nb@ beyond (moved
+   within [s/2, s] to fit N). Small blocks leave less work to the serial diagonal blocks and
+   panels at small N; large ones give the updates longer reductions (measured with
+   benches/kernels.sh). */
 int64_t polyscan_dpotrf(int64_t N, double *A, int64_t lda)
 {
-  const int64_t nb = ps_pick_size(N, @nb@, PS_MR);
+  const int64_t nb = ps_pick_size(N, N <= 768 ? 64 : N <= 1536 ? 96 : @nb@, PS_MR);
   const int64_t ts[3] = { nb, nb, nb };
   return polyscan_dpotrf_tiled(N, A, lda, ts);
 }
