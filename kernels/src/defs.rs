@@ -51,11 +51,14 @@ fn strides(layout: Layout, ld: &str, transposed: bool) -> (String, String) {
 }
 
 /// Scales the result by beta over `rows x cols` (or its lower triangle) through `PS_C`;
-/// beta == 0 overwrites, as BLAS does (C may hold NaN on entry).
+/// beta == 0 overwrites, as BLAS does (C may hold NaN on entry). The test is outside the
+/// loops, so that each loop is a plain store or multiply that gcc vectorises (a fresh
+/// output, beta == 0, is the common case in generated programs).
 fn beta_scaling(rows: &str, cols: &str, lower: bool) -> String {
     let start = if lower { "j" } else { "0" };
     format!(
-        "  if (beta != 1.0)\n    for (int64_t j = 0; j < {cols}; j++)\n      for (int64_t i = {start}; i < {rows}; i++)\n        PS_C(i, j) = beta == 0.0 ? 0.0 : beta * PS_C(i, j);\n"
+        "  if (beta == 0.0)\n    for (int64_t j = 0; j < {cols}; j++)\n      for (int64_t i = {start}; i < {rows}; i++)\n        PS_C(i, j) = 0.0;\n  \
+         else if (beta != 1.0)\n    for (int64_t j = 0; j < {cols}; j++)\n      for (int64_t i = {start}; i < {rows}; i++)\n        PS_C(i, j) = beta * PS_C(i, j);\n"
     )
 }
 
