@@ -175,19 +175,10 @@ pub(crate) fn emit_getrf(req: &Request) -> Result<KernelParts, KernelError> {
     let fast = "ps_getrf_step(packed ? PS_W : NULL, &ps_lu, (t1) * sz_k, (t2) * sz_j, (t3) * sz_i, sz_j, sz_i)";
     // (The gated form: the panel must run even without pack buffers.)
     let (defs, undefs) = dispatch_gated(&nest, fast, &["sz_k", "sz_j", "sz_i"]);
-    // Block columns of one step right of its panel are independent once the panel is
-    // factored (each solves its own block row of U, then updates the blocks below it): the
-    // loop over them runs in parallel, its condition factoring the panel first. Within a
-    // block column, the tiles below the block row are updates of disjoint blocks from
-    // finished operands: independent too (that loop goes parallel where the outer one did
-    // not).
+    // Tiles of one block step right of its panel and below its block row are updates of
+    // disjoint blocks from finished operands: independent once the panel is factored.
     let fragment = if req.openmp {
-        let columns = omp::parallelize(&nest.fragment, "t2", |_| {
-            "ps_getrf_ready(&ps_lu, packed ? PS_W : NULL, (t1) * sz_k) \
-             && (N - (t1) * sz_k) * sz_k * sz_i >= PS_OMP_MIN"
-                .into()
-        });
-        omp::parallelize(&columns, "t3", |lb| {
+        omp::parallelize(&nest.fragment, "t3", |lb| {
             format!(
                 "packed && ps_lu.done > (t1) * sz_k && (t2) * sz_j >= ps_lu.pend && ({lb}) * sz_i >= ps_lu.pend \
                  && sz_i * sz_j * sz_k >= PS_OMP_MIN"

@@ -104,17 +104,6 @@ static void ps_getrf_finish(ps_lu *c)
 }
 #undef PS_P
 
-/* With parallel tile loops, the condition of the loop over the block columns of step k0:
-   factors the step's panel first (as the step's first tile would), so that the block
-   columns right of it, each a block row of U and the updates below it, can run side by
-   side. 0 (run the loop serially) without pack buffers. */
-static __attribute__((unused)) int ps_getrf_ready(ps_lu *c, ps_ws *w, int64_t k0)
-{
-  if (w == NULL || k0 >= c->kmax) return 0;
-  if (c->done <= k0) ps_getrf_panel(c, w, k0);
-  return 1;
-}
-
 /* One tile (origins k0, j0, i0). Its first visit of a block step factors the step's
    panel; the tile then has only its points right of the panel left: rows below the
    panel's block are a pure update (packed path, masked to the columns right of the
