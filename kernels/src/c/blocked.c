@@ -36,7 +36,23 @@ static void ps_@tag@_pack_a(ps_blk *x, int64_t i0, int64_t l0)
   for (int64_t ir = 0; ir < mc; ir += PS_MR) {
     double *restrict d = x->pa + ir * kc;
     const int64_t mr = mc - ir < PS_MR ? mc - ir : PS_MR;
-@pack_a_inner@  }
+    if (mr == PS_MR && unmasked) {
+      /* A whole micro-panel inside the mask: eight rows per step, written in order. */
+      for (int64_t p = 0; p < kc; p++)
+        for (int64_t r = 0; r < PS_MR; r++) d[p * PS_MR + r] = PS_OPA(i0 + ir + r, l0 + p);
+    } else if (mr == PS_MR) {
+      /* Across the mask's edge: every element of the micro-panel lies in the operand's
+         storage (the other triangle of a full array), so it is read unconditionally and
+         the mask selects it (a blend, not a branch per element). */
+      for (int64_t p = 0; p < kc; p++)
+        for (int64_t r = 0; r < PS_MR; r++) {
+          const double v = PS_OPA(i0 + ir + r, l0 + p);
+          d[p * PS_MR + r] = PS_AMASK(i0 + ir + r, l0 + p) ? v : 0.0;
+        }
+    } else {
+      /* The last micro-panel, rows past the extent zero: in the operand's unit-stride order. */
+@pack_a_inner@    }
+  }
   x->pa_i = i0; x->pa_l = l0;
 }
 
@@ -51,7 +67,22 @@ static void ps_@tag@_pack_b(ps_blk *x, int64_t l0, int64_t j0)
   for (int64_t jr = 0; jr < nc; jr += PS_NR) {
     double *restrict d = x->pb + jr * kc;
     const int64_t nr = nc - jr < PS_NR ? nc - jr : PS_NR;
-@pack_b_inner@  }
+    if (nr == PS_NR && PS_OPB_ROWS) {
+      /* Rows of op(B) are unit-stride arrays: each micro-panel row is one vector copy. */
+      for (int64_t p = 0; p < kc; p++) {
+        const double *restrict s = &PS_OPB(l0 + p, j0 + jr);
+        *(ps_v4du *)(d + p * PS_NR) = *(const ps_v4du *)s;
+        d[p * PS_NR + 4] = s[4];
+        d[p * PS_NR + 5] = s[5];
+      }
+    } else if (nr == PS_NR) {
+      /* A whole micro-panel: six streams read in step, the panel written in order. */
+      for (int64_t p = 0; p < kc; p++)
+        for (int64_t q = 0; q < PS_NR; q++) d[p * PS_NR + q] = PS_OPB(l0 + p, j0 + jr + q);
+    } else {
+      /* The last micro-panel, columns past the extent zero: in the operand's unit-stride order. */
+@pack_b_inner@    }
+  }
   x->pb_l = l0; x->pb_j = j0;
 }
 

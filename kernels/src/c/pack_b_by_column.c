@@ -1,9 +1,3 @@
-    if (nr == PS_NR) {
-      /* A whole micro-panel: six column streams read in step, the panel written in order. */
-      for (int64_t p = 0; p < kc; p++)
-        for (int64_t q = 0; q < PS_NR; q++) d[p * PS_NR + q] = PS_OPB(l0 + p, j0 + jr + q);
-    } else {
       for (int64_t q = 0; q < PS_NR; q++)
         for (int64_t p = 0; p < kc; p++)
           d[p * PS_NR + q] = q < nr ? PS_OPB(l0 + p, j0 + jr + q) : 0.0;
-    }
