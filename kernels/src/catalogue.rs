@@ -60,6 +60,13 @@ pub enum Kernel {
     Syev,
     /// Singular value decomposition `A = U S V^T`.
     Gesvd,
+    /// Inverse of a block-diagonal matrix, block by block (LU and inverse of each block).
+    BdGetri,
+    /// Solve with a block-diagonal matrix, block by block (LU of each block, then its
+    /// solves on the block's rows of the right-hand side).
+    BdGesv,
+    /// Product with a block-diagonal matrix, block by block (a small GEMM per block).
+    BdGemm,
     /// Binding of an output name to a computed value; no arithmetic, not printed.
     Bind,
 }
@@ -328,6 +335,37 @@ pub const CATALOGUE: &[KernelSpec] = &[
         domain: "[m, n] -> { S[p, q, i] : 0 <= p < q < n and 0 <= i < m }",
         body: "A[i][p] = c * A[i][p] - s * A[i][q]",
     },
+    // Block-diagonal kernels (issue 22): loops over the n/b diagonal blocks of size b
+    // (the last one smaller when b does not divide n), each a small dense kernel; programs
+    // run them as C routines (`ps_bd_*`) or LAPACK/BLAS calls per block. Domain and body
+    // describe the dominant update, block index q.
+    KernelSpec {
+        kernel: Kernel::BdGetri,
+        name: "BDGETRI",
+        operation: "X(n,n) := A^-1, A BlockDiagonal(b) (GETRF + GETRI per block)",
+        conditions: "A BlockDiagonal(b), non-singular",
+        cost: "2*n*b*b",
+        domain: "[q, b] -> { S[k, j, i] : 0 <= k < b and 0 <= j < b and 0 <= i < b }",
+        body: "X[q*b+i][q*b+j] -= U[q*b+i][q*b+k] * X[q*b+k][q*b+j]",
+    },
+    KernelSpec {
+        kernel: Kernel::BdGesv,
+        name: "BDGESV",
+        operation: "B(n,m) := A^-1*B or B*A^-1, A BlockDiagonal(b) (GETRF + GETRS per block)",
+        conditions: "A BlockDiagonal(b), non-singular",
+        cost: "2*n*b*b/3 + 2*n*b*m",
+        domain: "[q, b, m] -> { S[j, i, k] : 0 <= j < m and 0 <= k < i < b }",
+        body: "B[q*b+i][j] -= L[q*b+i][q*b+k] * B[q*b+k][j]",
+    },
+    KernelSpec {
+        kernel: Kernel::BdGemm,
+        name: "BDGEMM",
+        operation: "C(n,m) := A*B or B*A, A BlockDiagonal(b)",
+        conditions: "A BlockDiagonal(b)",
+        cost: "2*n*b*m",
+        domain: "[q, b, m] -> { S[j, i, k] : 0 <= j < m and 0 <= i < b and 0 <= k < b }",
+        body: "C[q*b+i][j] += A[q*b+i][q*b+k] * B[q*b+k][j]",
+    },
 ];
 
 impl Kernel {
@@ -341,7 +379,11 @@ impl Kernel {
     }
     /// Kernels that form an explicit inverse.
     pub fn is_explicit_inverse(self) -> bool {
-        matches!(self, Kernel::Trtri | Kernel::Getri)
+        matches!(self, Kernel::Trtri | Kernel::Getri | Kernel::BdGetri)
+    }
+    /// Kernels that run block by block over a block-diagonal operand.
+    pub fn is_block_diagonal(self) -> bool {
+        matches!(self, Kernel::BdGetri | Kernel::BdGesv | Kernel::BdGemm)
     }
 }
 
@@ -411,6 +453,26 @@ pub mod cost {
         let (m, n) = (m as f64, n as f64);
         14.0 * m * n * n + 8.0 * n * n * n
     }
+    /// Inverse of an n x n block-diagonal matrix with blocks of b: per block GETRF and
+    /// GETRI, `2 b^3` (b divides n; a smaller last block is counted as a full one).
+    pub fn bd_getri(n: u64, b: u64) -> f64 {
+        blocks(n, b) * 2.0 * (b as f64).powi(3)
+    }
+    /// Solve with an n x n block-diagonal matrix with blocks of b on m right-hand sides:
+    /// per block GETRF (`2 b^3 / 3`) and two triangular solves (`2 b^2 m`).
+    pub fn bd_gesv(n: u64, b: u64, m: u64) -> f64 {
+        let (bf, mf) = (b as f64, m as f64);
+        blocks(n, b) * (2.0 * bf.powi(3) / 3.0 + 2.0 * bf * bf * mf)
+    }
+    /// Product of an n x n block-diagonal matrix with blocks of b and an n x m operand:
+    /// a `2 b^2 m` product per block.
+    pub fn bd_gemm(n: u64, b: u64, m: u64) -> f64 {
+        blocks(n, b) * 2.0 * (b as f64) * (b as f64) * m as f64
+    }
+    /// The number of diagonal blocks, the last one counted whole.
+    fn blocks(n: u64, b: u64) -> f64 {
+        n.div_ceil(b.max(1)) as f64
+    }
     /// One operation per element of an m x n operand.
     pub fn elementwise(m: u64, n: u64) -> f64 {
         m as f64 * n as f64
@@ -427,7 +489,7 @@ mod tests {
         for k in [
             Gemm, Symm, Syrk, Syr2k, Trmm, Trsm, Gemv, Symv, Trmv, Trsv, Ger, Dot, Axpy, Scal,
             Potrf, Getrf, Trtri, Lauum, Getri, DiagScale, DiagSolve, Laswp, Geqrf, Ormqr, Syev,
-            Gesvd,
+            Gesvd, BdGetri, BdGesv, BdGemm,
         ] {
             let s = k.spec().unwrap();
             assert!(
@@ -452,5 +514,9 @@ mod tests {
         assert_eq!(cost::ormqr(30, 2, 3), 720.0 - 36.0);
         assert_eq!(cost::syev(3), 36.0 + 9.0 + 54.0);
         assert_eq!(cost::gesvd(4, 2), 224.0 + 64.0);
+        // Block-diagonal, 15 x 15 with blocks of 3: five blocks.
+        assert_eq!(cost::bd_getri(15, 3), 5.0 * 54.0);
+        assert_eq!(cost::bd_gesv(15, 3, 2), 5.0 * (18.0 + 36.0));
+        assert_eq!(cost::bd_gemm(15, 3, 2), 5.0 * 36.0);
     }
 }

@@ -84,7 +84,13 @@ pub enum Plan {
 pub fn absorbs(k: Kernel) -> bool {
     !matches!(
         k,
-        Kernel::Laswp | Kernel::Trsm | Kernel::Trsv | Kernel::DiagSolve
+        Kernel::Laswp
+            | Kernel::Trsm
+            | Kernel::Trsv
+            | Kernel::DiagSolve
+            | Kernel::BdGetri
+            | Kernel::BdGesv
+            | Kernel::BdGemm
     )
 }
 
@@ -142,6 +148,8 @@ fn combine(l: Form, r: Form, mirrored: bool) -> (Kernel, f64, bool) {
     let (m, k, n) = (l.rows, l.cols, r.cols);
     let tri = |p: Props| p.is_triangular();
     let diag = |p: Props| p.has(Prop::Diagonal);
+    // Blocks larger than 1 (blocks of 1 are diagonal, handled as such).
+    let blocks = crate::lower::blocks;
     let gram = mirrored && !l.inv && !r.inv;
     if l.inv && r.inv && mirrored && tri(r.props) && !diag(r.props) {
         // L^-T L^-1 (an explicit SPD inverse): invert L, then X^T X on a triangle.
@@ -153,9 +161,14 @@ fn combine(l: Form, r: Form, mirrored: bool) -> (Kernel, f64, bool) {
             cost::elementwise(1, k)
         } else if tri(l.props) {
             cost::trtri(k)
+        } else if let Some(b) = blocks(l.props) {
+            cost::bd_getri(k, b)
         } else {
             cost::getrf(k) + cost::getri(k)
         };
+        if let Some(b) = blocks(r.props).filter(|_| !diag(r.props) && !tri(r.props)) {
+            return (Kernel::BdGesv, inv_cost + cost::bd_gesv(n, b, m), true);
+        }
         let solve = if diag(r.props) {
             cost::elementwise(m, n)
         } else {
@@ -167,6 +180,9 @@ fn combine(l: Form, r: Form, mirrored: bool) -> (Kernel, f64, bool) {
         if diag(l.props) || (m == 1 && k == 1) {
             return (Kernel::DiagSolve, cost::elementwise(m, n), false);
         }
+        if let Some(b) = blocks(l.props).filter(|_| !tri(l.props)) {
+            return (Kernel::BdGesv, cost::bd_gesv(m, b, n), false);
+        }
         return if n == 1 {
             (Kernel::Trsv, cost::trsm(m, 1), false)
         } else {
@@ -176,6 +192,9 @@ fn combine(l: Form, r: Form, mirrored: bool) -> (Kernel, f64, bool) {
     if r.inv {
         if diag(r.props) || (k == 1 && n == 1) {
             return (Kernel::DiagSolve, cost::elementwise(m, n), false);
+        }
+        if let Some(b) = blocks(r.props).filter(|_| !tri(r.props)) {
+            return (Kernel::BdGesv, cost::bd_gesv(n, b, m), false);
         }
         return if m == 1 {
             (Kernel::Trsv, cost::trsm(n, 1), false)
@@ -227,6 +246,16 @@ fn combine(l: Form, r: Form, mirrored: bool) -> (Kernel, f64, bool) {
             if m == 1 { Kernel::Trmv } else { Kernel::Trmm },
             cost::trsm(n, m),
         );
+    }
+    // The block-diagonal side as the back ends and `symbolic` take it.
+    let lb = l.props.block().filter(|_| lsq);
+    let rb = r.props.block().filter(|_| rsq);
+    let lp = lb.map_or(Props::EMPTY, |_| l.props);
+    let rp = rb.map_or(Props::EMPTY, |_| r.props);
+    match crate::lower::block_product_side(lp, rp) {
+        Some((true, b)) => consider(Kernel::BdGemm, cost::bd_gemm(m, b, n)),
+        Some((false, b)) => consider(Kernel::BdGemm, cost::bd_gemm(n, b, m)),
+        None => {}
     }
     if l.props.has(Prop::Symmetric) && lsq && m > 1 && n > 1 {
         consider(Kernel::Symm, cost::gemm(m, n, k));

@@ -7,7 +7,7 @@
 //! because the formula has no meaning otherwise; with SPSD that yields SPD.
 
 use super::norm::{chain_key, Base, Env, Factor, Sum, Term};
-use super::properties::{Prop, Props};
+use super::properties::{lcm_block, Prop, Props};
 
 /// Properties of the transpose of a matrix with properties `p`: entry `(i, j)` moves to
 /// `(j, i)`, so the lower and upper bandwidths swap (triangles and Hessenberg forms swap
@@ -67,7 +67,9 @@ pub fn inverse_props(p: Props, n: u64) -> Props {
     // A^-T A^-1 for normal A. Not kept: tridiagonal, Hessenberg and other bands (the
     // inverse of a tridiagonal matrix is dense in general); the mask drops the band and
     // closure gives back what the kept triangles say.
-    let mut q = p.intersect(kept);
+    // A block-diagonal matrix's inverse is block-diagonal with the same blocks (the
+    // blocks' inverses).
+    let mut q = p.intersect(kept).with_block(p.block());
     // The inverse of a unit triangular matrix is unit triangular.
     if p.has(Prop::UnitDiagonal) && p.is_triangular() {
         q.insert(Prop::UnitDiagonal);
@@ -158,6 +160,11 @@ pub fn product_props(a: Props, (m, k): (u64, u64), b: Props, (k2, n): (u64, u64)
     let add = |x: Option<u64>, y: Option<u64>| x.zip(y).and_then(|(x, y)| x.checked_add(y));
     let ((alo, aup), (blo, bup)) = (a.band(), b.band());
     q = q.with_band(add(alo, blo), add(aup, bup));
+    // Block-diagonal times block-diagonal: both are block-diagonal with blocks of the lcm
+    // of their sizes, and so is the product of the blocks.
+    if square {
+        q = q.with_block(lcm_block(a.block(), b.block()));
+    }
     q.closure(m, n)
 }
 
@@ -270,7 +277,8 @@ pub fn term_props(env: &Env, t: &Term) -> Props {
             Prop::LowerHessenberg,
             Prop::Normal,
         ]))
-        .with_band(p.band().0, p.band().1);
+        .with_band(p.band().0, p.band().1)
+        .with_block(p.block());
     let nonzero = sign != Sign::Unknown;
     if nonzero {
         q = q.union(p.intersect(Props::of(&[Prop::NonSingular, Prop::FullRank])));
@@ -318,8 +326,10 @@ pub fn sum_props(env: &Env, s: &Sum) -> Props {
     // A sum is zero where every term is: the widest of the terms' bands (so a sum of
     // tridiagonal matrices is tridiagonal, and of Banded(1, 0) and Banded(0, 2) is
     // Banded(1, 2)). Normal is not kept: [[1, 1], [-1, 1]] + [[0, 1], [1, 0]] is not.
-    let widest = ps.iter().fold(ps[0], |a, b| a.intersect(*b)).band();
-    q = q.with_band(widest.0, widest.1);
+    // Likewise blocks: of the lcm of the terms' block sizes (see `Props::intersect`).
+    let either = ps.iter().fold(ps[0], |a, b| a.intersect(*b));
+    let widest = either.band();
+    q = q.with_band(widest.0, widest.1).with_block(either.block());
     // SPD + SPSD is SPD: x^T (A + B) x >= x^T A x > 0.
     if all(Prop::Spsd) && ps.iter().any(|p| p.has(Prop::Spd)) {
         q.insert(Prop::Spd);
@@ -342,6 +352,26 @@ mod tests {
     }
 
     const D: &str = "n = 6\nm = 3\nMatrix A(n, m) <FullRank>\nMatrix B(m, n) <FullRank>\nMatrix S(n, n) <SPD>\nMatrix P(n, n) <SPSD>\nMatrix N(n, n) <FullRank>\nMatrix L(n, n) <LowerTriangular, FullRank>\nMatrix Q(n, n) <Orthogonal>\nIdentityMatrix I(n, n)\nScalar k <Positive>\nScalar s <>";
+
+    #[test]
+    fn block_diagonal_rules() {
+        let d = "n = 12\nMatrix T(n, n) <BlockDiagonal(3)>\nMatrix U(n, n) <BlockDiagonal(3)>\nMatrix V(n, n) <BlockDiagonal(2)>\nMatrix D(n, n) <Diagonal>\nMatrix G(n, n) <>";
+        let block = |rhs: &str| props_of(d, "n, n", rhs).block();
+        assert_eq!(block("T * U"), Some(3));
+        assert_eq!(block("T + U"), Some(3));
+        assert_eq!(block("T - 2 * U"), Some(3));
+        assert_eq!(block("inv(T)"), Some(3));
+        assert_eq!(block("trans(T)"), Some(3));
+        assert_eq!(block("inv(trans(T)) * U"), Some(3));
+        assert_eq!(block("T * D"), Some(3));
+        // Blocks of 2 and of 3 are both blocks of 6 (which divide 12).
+        assert_eq!(block("T * V"), Some(6));
+        assert_eq!(block("T + V"), Some(6));
+        assert_eq!(block("T * G"), None);
+        assert_eq!(block("T + G"), None);
+        assert_eq!(block("D"), Some(1));
+        assert!(props_of(d, "n, n", "T * U").has(Prop::BlockDiagonal));
+    }
 
     #[test]
     fn gram_of_full_column_rank_is_spd() {

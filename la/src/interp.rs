@@ -243,6 +243,20 @@ fn zero_outside_band(m: &mut Mat, (lo, up): (Option<u64>, Option<u64>)) {
     }
 }
 
+/// Zeros the entries outside the diagonal blocks of size `b` (`None`: none known).
+fn zero_outside_blocks(m: &mut Mat, b: Option<u64>) {
+    let Some(b) = b.and_then(|b| usize::try_from(b).ok()).filter(|&b| b > 0) else {
+        return;
+    };
+    for i in 0..m.rows {
+        for j in 0..m.cols {
+            if i / b != j / b {
+                m.set(i, j, 0.0);
+            }
+        }
+    }
+}
+
 /// A random matrix with the given properties (well conditioned, for comparisons).
 pub fn sample(rows: usize, cols: usize, kind: Kind, value: f64, p: Props, rng: &mut Rng) -> Mat {
     let n = rows;
@@ -288,7 +302,8 @@ pub fn sample(rows: usize, cols: usize, kind: Kind, value: f64, p: Props, rng: &
         Prop::OrthogonalRows,
     ];
     if banded && orthonormal_rows_or_cols.iter().any(|&q| p.has(q)) {
-        let diagonal = band.0 == Some(0) || band.1 == Some(0);
+        // Block-diagonal orthogonal samples are diagonal too (a special case).
+        let diagonal = band.0 == Some(0) || band.1 == Some(0) || p.block().is_some();
         return banded_orthonormal(rows, cols, diagonal, rng);
     }
     if p.has(Prop::Orthogonal) || p.has(Prop::OrthogonalColumns) {
@@ -318,6 +333,7 @@ pub fn sample(rows: usize, cols: usize, kind: Kind, value: f64, p: Props, rng: &
             .add(&a.t(), 1.0)
             .map_or_else(|_| Mat::identity(n), |s| s.scale(0.5));
         zero_outside_band(&mut s, band);
+        zero_outside_blocks(&mut s, p.block());
         for i in 0..n {
             s.set(i, i, n as f64 * (1.0 + rng.sym().abs()) + 1.0);
         }
@@ -346,6 +362,7 @@ pub fn sample(rows: usize, cols: usize, kind: Kind, value: f64, p: Props, rng: &
         let mut s = a.add(&a.t(), -1.0).unwrap_or_else(|_| Mat::zeros(n, n));
         let b = band.0.into_iter().chain(band.1).min();
         zero_outside_band(&mut s, (b, b));
+        zero_outside_blocks(&mut s, p.block());
         let c = if p.has(Prop::UnitDiagonal) {
             1.0
         } else {
@@ -355,6 +372,7 @@ pub fn sample(rows: usize, cols: usize, kind: Kind, value: f64, p: Props, rng: &
     }
     let mut m = random(rows, cols, rng);
     zero_outside_band(&mut m, band);
+    zero_outside_blocks(&mut m, p.block());
     let lower = p.has(Prop::LowerTriangular);
     let upper = p.has(Prop::UpperTriangular);
     for i in 0..rows {
@@ -501,10 +519,73 @@ fn structured_solve(t: &Mat, tp: Props, b: &Mat, left: bool) -> Result<Mat, LaEr
                 x.data[i * x.cols + j] /= d;
             }
         }
+    } else if let Some(b) = tp.block().and_then(|b| usize::try_from(b).ok()) {
+        return block_solve(t, b, x);
     } else {
         return Err(LaError::Numerical(
-            "solve with a matrix that is neither triangular nor diagonal".into(),
+            "solve with a matrix that is neither triangular, diagonal nor block-diagonal".into(),
         ));
+    }
+    Ok(x)
+}
+
+/// Solves T X = B for a block-diagonal T with blocks of `b` (the last one possibly
+/// smaller), reading only the diagonal blocks: Gaussian elimination with partial pivoting
+/// within each block, on the block's rows of B.
+fn block_solve(t: &Mat, b: usize, mut x: Mat) -> Result<Mat, LaError> {
+    let n = t.rows;
+    let mut start = 0;
+    while start < n {
+        let end = (start + b.max(1)).min(n);
+        let mut a: Vec<Vec<f64>> = (start..end)
+            .map(|i| (start..end).map(|j| t.at(i, j)).collect())
+            .collect();
+        let mut rhs: Vec<Vec<f64>> = (start..end)
+            .map(|i| (0..x.cols).map(|j| x.at(i, j)).collect())
+            .collect();
+        let m = end - start;
+        for k in 0..m {
+            let p = (k..m)
+                .max_by(|&i, &j| a[i][k].abs().total_cmp(&a[j][k].abs()))
+                .unwrap_or(k);
+            if a[p][k].abs() < 1e-300 {
+                return Err(LaError::Numerical(
+                    "singular diagonal block in a block-diagonal solve".into(),
+                ));
+            }
+            a.swap(k, p);
+            rhs.swap(k, p);
+            for i in k + 1..m {
+                let f = a[i][k] / a[k][k];
+                let (top, bottom) = a.split_at_mut(i);
+                for (x, y) in bottom[0][k..].iter_mut().zip(&top[k][k..]) {
+                    *x -= f * y;
+                }
+                let (top, bottom) = rhs.split_at_mut(i);
+                for (x, y) in bottom[0].iter_mut().zip(&top[k]) {
+                    *x -= f * y;
+                }
+            }
+        }
+        for k in (0..m).rev() {
+            let mut v = rhs[k].clone();
+            for (l, row) in rhs.iter().enumerate().skip(k + 1) {
+                let f = a[k][l];
+                for (x, y) in v.iter_mut().zip(row) {
+                    *x -= f * y;
+                }
+            }
+            for x in v.iter_mut() {
+                *x /= a[k][k];
+            }
+            rhs[k] = v;
+        }
+        for (r, row) in rhs.iter().enumerate() {
+            for (j, v) in row.iter().enumerate() {
+                x.set(start + r, j, *v);
+            }
+        }
+        start = end;
     }
     Ok(x)
 }
@@ -632,7 +713,11 @@ pub fn execute(
             Op::Inverse { a } => {
                 let m = get(&v, *a)?;
                 let p = props(*a);
-                if p.has(Prop::Diagonal) || p.is_triangular() || m.rows == 1 {
+                if p.has(Prop::Diagonal)
+                    || p.is_triangular()
+                    || m.rows == 1
+                    || p.has(Prop::BlockDiagonal)
+                {
                     structured_solve(&m, p, &Mat::identity(m.rows), true)?
                 } else {
                     m.inverse()?

@@ -14,12 +14,14 @@ use super::norm::{chain_key, Base, Env, Factor, Sum, Term};
 use super::properties::{Prop, Props};
 
 mod absorb;
+mod block;
 mod congruence;
 mod factor;
 mod orth;
 mod rank2;
 mod shared;
 
+pub use block::{block_product_side, blocks};
 use factor::Factorisation;
 pub use orth::{Alternatives, Factoring, Orth};
 
@@ -551,7 +553,7 @@ impl Lowering {
                 false,
             )]);
         }
-        if p.has(Prop::Diagonal) || p.is_triangular() || n == 1 {
+        if p.has(Prop::Diagonal) || p.is_triangular() || n == 1 || block::blocks(p).is_some() {
             return Ok(vec![self.element(a, true)]);
         }
         if p.has(Prop::Spd) {
@@ -765,6 +767,8 @@ impl Lowering {
             (Kernel::DiagSolve, n as f64)
         } else if e.props.is_triangular() {
             (Kernel::Trtri, cost::trtri(n))
+        } else if let Some(kf) = block::explicit_inverse(e.props, n) {
+            kf
         } else {
             return Err(LaError::Unsupported(
                 "explicit inverse of a general matrix element".into(),
@@ -959,7 +963,9 @@ fn unreachable_plan<T>() -> Result<T, LaError> {
 }
 
 fn structure_name(p: Props) -> String {
-    if p.has(Prop::Diagonal) {
+    if let Some(b) = block::structure_name(p) {
+        b
+    } else if p.has(Prop::Diagonal) {
         "Diagonal".into()
     } else if p.has(Prop::LowerTriangular) {
         "LowerTriangular".into()

@@ -6,8 +6,10 @@
 use super::ast::{Assignment, Expr, Kind, OpenSize, Operand, Pos, Program};
 
 mod elementwise;
+mod params;
 use super::error::LaError;
 use super::properties::{Prop, Props};
+use params::{bandwidths, block_size, sparsity};
 
 #[derive(Debug, Clone, PartialEq)]
 enum Tok {
@@ -98,53 +100,6 @@ fn lex(line: &str, lineno: usize) -> Result<Vec<Token>, LaError> {
         }
     }
     Ok(out)
-}
-
-/// The `(lower, upper)` after `Banded` (at column `pc`): two non-negative integers.
-fn bandwidths(p: &mut Parser, pc: usize) -> Result<(u64, u64), LaError> {
-    if p.peek() != Some(&Tok::Sym('(')) {
-        return Err(LaError::at(
-            p.line,
-            pc,
-            "`Banded` needs its bandwidths: `Banded(lower, upper)`",
-        ));
-    }
-    p.i += 1;
-    let one = |p: &mut Parser, which: &str| match p.peek() {
-        // Bandwidths beyond u32 are no restriction for any matrix the tool can handle.
-        Some(&Tok::Number(v, true)) if v >= 0.0 && v <= f64::from(u32::MAX - 1) => {
-            p.i += 1;
-            Ok(v as u64)
-        }
-        _ => p.err(format!(
-            "expected the {which} bandwidth of `Banded` (a non-negative integer)"
-        )),
-    };
-    let lo = one(p, "lower")?;
-    p.expect_sym(',')?;
-    let up = one(p, "upper")?;
-    p.expect_sym(')')?;
-    Ok((lo, up))
-}
-
-/// The argument of `Sparse(...)` after its name (at column `pc`) for a `rows x cols`
-/// operand: a density in (0, 1], or a nonzero count above 1 (at most the entries).
-fn sparsity(p: &mut Parser, pc: usize, rows: u64, cols: u64) -> Result<f64, LaError> {
-    let usage =
-        "`Sparse` needs a density in (0, 1] or a nonzero count: `Sparse(0.01)`, `Sparse(5000)`";
-    if p.peek() != Some(&Tok::Sym('(')) {
-        return Err(LaError::at(p.line, pc, usage));
-    }
-    p.i += 1;
-    let entries = rows as f64 * cols as f64;
-    let d = match p.peek().cloned() {
-        Some(Tok::Number(v, _)) if v > 0.0 && v <= 1.0 => v,
-        Some(Tok::Number(v, true)) if v > 1.0 && v <= entries => v / entries,
-        _ => return p.err(usage),
-    };
-    p.i += 1;
-    p.expect_sym(')')?;
-    Ok(d)
 }
 
 struct Parser<'a> {
@@ -442,6 +397,10 @@ impl Builder {
                     Some(Prop::Banded) => {
                         let (lo, up) = bandwidths(p, pc)?;
                         props = props.with(Prop::Banded).with_band(Some(lo), Some(up));
+                    }
+                    Some(Prop::BlockDiagonal) => {
+                        let b = block_size(p, pc, rows, cols)?;
+                        props = props.with(Prop::BlockDiagonal).with_block(Some(b));
                     }
                     Some(q) => props.insert(q),
                     None => {

@@ -54,10 +54,14 @@ pub enum Prop {
     Unitary,
     /// Square with `A^T A = A A^T`.
     Normal,
+    /// Square and zero outside diagonal blocks of a known size `b` (rows and columns
+    /// `k b .. (k + 1) b`, the last block possibly smaller); the size is carried by
+    /// [`Props::block`] (the input language spells it `BlockDiagonal(b)`).
+    BlockDiagonal,
 }
 
 /// Every property, in declaration (bit) order.
-pub const ALL_PROPS: [Prop; 23] = [
+pub const ALL_PROPS: [Prop; 24] = [
     Prop::Square,
     Prop::FullRank,
     Prop::NonSingular,
@@ -81,6 +85,7 @@ pub const ALL_PROPS: [Prop; 23] = [
     Prop::LowerHessenberg,
     Prop::Unitary,
     Prop::Normal,
+    Prop::BlockDiagonal,
 ];
 
 impl Prop {
@@ -110,6 +115,7 @@ impl Prop {
             Prop::LowerHessenberg => "LowerHessenberg",
             Prop::Unitary => "Unitary",
             Prop::Normal => "Normal",
+            Prop::BlockDiagonal => "BlockDiagonal",
         }
     }
 
@@ -149,6 +155,9 @@ pub struct Props {
     bits: u32,
     lo: u32,
     up: u32,
+    /// Size of the diagonal blocks ([`NO_BAND`]: none known); kept consistent with the
+    /// flag [`Prop::BlockDiagonal`] by [`Props::closure`].
+    block: u32,
 }
 
 impl Default for Props {
@@ -167,12 +176,37 @@ fn band_field(b: Option<u64>) -> u32 {
     b.and_then(|v| u32::try_from(v).ok()).unwrap_or(NO_BAND)
 }
 
+/// What "block-diagonal with blocks of `a`" or "with blocks of `b`" implies: blocks of
+/// any multiple of a block size (each block lies within one larger block, as both
+/// partitions start at 0), so blocks of lcm(a, b); none if either is unknown or the
+/// lcm does not fit.
+fn common_block(a: u32, b: u32) -> u32 {
+    if a == NO_BAND || b == NO_BAND || a == 0 || b == 0 {
+        return NO_BAND;
+    }
+    let (mut x, mut y) = (a, b);
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    (a / x)
+        .checked_mul(b)
+        .filter(|&l| l != NO_BAND)
+        .unwrap_or(NO_BAND)
+}
+
+/// Block size `b` of a "block-diagonal with blocks of `a`" or "of `b`" fact, as a
+/// public helper for the inference rules: see [`Props::intersect`].
+pub fn lcm_block(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    band_of(common_block(band_field(a), band_field(b)))
+}
+
 impl Props {
     /// No properties.
     pub const EMPTY: Props = Props {
         bits: 0,
         lo: NO_BAND,
         up: NO_BAND,
+        block: NO_BAND,
     };
 
     /// Whether `p` is in the set.
@@ -204,6 +238,8 @@ impl Props {
             bits: self.bits | o.bits,
             lo: self.lo.min(o.lo),
             up: self.up.min(o.up),
+            // Either block size is a true fact; the smaller one says more.
+            block: self.block.min(o.block),
         }
     }
     /// Properties in both sets (what holds for either: the wider band). With a mask from
@@ -214,6 +250,7 @@ impl Props {
             bits: self.bits & o.bits,
             lo: self.lo.max(o.lo),
             up: self.up.max(o.up),
+            block: common_block(self.block, o.block),
         }
     }
     /// The set of the listed properties (no closure applied).
@@ -230,6 +267,19 @@ impl Props {
         Props {
             lo: self.lo.min(band_field(lo)),
             up: self.up.min(band_field(up)),
+            ..self
+        }
+    }
+    /// The known size of the diagonal blocks (`None`: not known block-diagonal).
+    pub fn block(self) -> Option<u64> {
+        band_of(self.block)
+    }
+    /// The set with the fact "block-diagonal with blocks of `b`" added (`None` or 0 adds
+    /// nothing; a smaller known block size is kept, being the stronger fact).
+    pub fn with_block(self, b: Option<u64>) -> Props {
+        let b = band_field(b.filter(|&b| b > 0));
+        Props {
+            block: self.block.min(b),
             ..self
         }
     }
@@ -338,6 +388,7 @@ impl Props {
             if p.has(Prop::Normal) && p.is_triangular() {
                 p.insert(Prop::Diagonal);
             }
+            p = p.block_closure(rows, cols);
             p = p.band_closure();
             if p == before {
                 return p;
@@ -391,6 +442,27 @@ impl Props {
         p
     }
 
+    /// The block rules: a diagonal matrix has blocks of 1, blocks of `b` confine the band
+    /// to `(b - 1, b - 1)`, and a block as large as the matrix (or a non-square shape, for
+    /// which the property is not defined) says nothing, so it is dropped with its flag.
+    fn block_closure(self, rows: u64, cols: u64) -> Props {
+        let mut p = self;
+        if p.has(Prop::Diagonal) {
+            p = p.with_block(Some(1));
+        }
+        match p.block() {
+            Some(b) if rows == cols && b < rows => {
+                p.insert(Prop::BlockDiagonal);
+                p = p.with_band(Some(b - 1), Some(b - 1));
+            }
+            _ => {
+                p = p.without(Prop::BlockDiagonal);
+                p.block = NO_BAND;
+            }
+        }
+        p
+    }
+
     /// Why a declared set of properties cannot hold for an operand of this shape, if it
     /// cannot. `scalar` is true for operands declared `Scalar`.
     pub fn contradiction(self, rows: u64, cols: u64, scalar: bool) -> Option<String> {
@@ -421,6 +493,7 @@ impl Props {
             Prop::Identity,
             Prop::Unitary,
             Prop::Normal,
+            Prop::BlockDiagonal,
         ];
         if !square {
             if let Some(q) = need_square.iter().find(|&&q| self.has(q)) {
@@ -456,10 +529,15 @@ impl Props {
 impl fmt::Display for Props {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (lo, up) = (self.lo, self.up);
+        // Blocks of 1 are what Diagonal says; not printed twice.
         let names: Vec<String> = self
             .iter()
+            .filter(|&p| !(p == Prop::BlockDiagonal && self.has(Prop::Diagonal)))
             .map(|p| match p {
                 Prop::Banded if lo != NO_BAND && up != NO_BAND => format!("Banded({lo}, {up})"),
+                Prop::BlockDiagonal if self.block != NO_BAND => {
+                    format!("BlockDiagonal({})", self.block)
+                }
                 _ => p.name().to_string(),
             })
             .collect();
@@ -536,6 +614,42 @@ mod tests {
                 .to_string(),
             "Square, Banded(2, 1), LowerHessenberg"
         );
+    }
+
+    #[test]
+    fn blocks_and_their_consequences() {
+        // Diagonal is blocks of 1 (not printed twice); blocks of b bound the band.
+        let d = Props::of(&[Prop::Diagonal]).closure(6, 6);
+        assert_eq!(d.block(), Some(1));
+        assert!(d.has(Prop::BlockDiagonal) && !d.to_string().contains("BlockDiagonal"));
+        let b = Props::EMPTY.with_block(Some(3)).closure(6, 6);
+        assert!(b.has(Prop::BlockDiagonal) && b.has(Prop::Banded));
+        assert_eq!(b.band(), (Some(2), Some(2)));
+        assert_eq!(b.to_string(), "Square, Banded(2, 2), BlockDiagonal(3)");
+        // Blocks of 1 are diagonal; a block as large as the matrix says nothing.
+        assert!(Props::EMPTY
+            .with_block(Some(1))
+            .closure(4, 4)
+            .has(Prop::Diagonal));
+        let whole = Props::EMPTY.with_block(Some(6)).closure(6, 6);
+        assert!(!whole.has(Prop::BlockDiagonal) && whole.block().is_none());
+        assert!(Props::EMPTY
+            .with_block(Some(2))
+            .closure(6, 4)
+            .block()
+            .is_none());
+        // Both facts: the smaller blocks; either fact: blocks of the lcm.
+        let (x, y) = (
+            Props::EMPTY.with_block(Some(2)),
+            Props::EMPTY.with_block(Some(3)),
+        );
+        assert_eq!(x.union(y).block(), Some(2));
+        assert_eq!(x.intersect(y).block(), Some(6));
+        assert_eq!(x.intersect(Props::EMPTY).block(), None);
+        assert_eq!(lcm_block(Some(4), Some(6)), Some(12));
+        assert!(Props::of(&[Prop::BlockDiagonal])
+            .contradiction(3, 4, false)
+            .is_some());
     }
 
     #[test]

@@ -13,7 +13,7 @@ use super::ast::Program;
 use super::error::LaError;
 use super::kernels::Kernel;
 use super::lower::{Arg, Lowered, Op, Orth};
-use super::properties::Prop;
+use super::properties::{Prop, Props};
 
 /// A cost polynomial (3 x FLOPs) and the names of its variables.
 #[derive(Debug, Clone)]
@@ -89,6 +89,8 @@ pub fn symbolic_cost(p: &Program, l: &Lowered, open: &[String]) -> Result<Symbol
     let triangular = |a: Arg| env.props(a.id).is_triangular();
     let diagonal = |a: Arg| env.props(a.id).has(Prop::Diagonal);
     let k = |v: i64| Poly::from_i64(v);
+    // The block size of a block-diagonal argument (at least 1), as a constant.
+    let block = |a: Arg| k(crate::lower::blocks(env.props(a.id)).map_or(1, |b| b as i64));
     let mut total = Poly::zero();
     for st in &l.steps {
         let (cost, out_shape): (Poly, Shape) = match &st.op {
@@ -107,13 +109,33 @@ pub fn symbolic_cost(p: &Program, l: &Lowered, open: &[String]) -> Result<Symbol
                     }
                     Kernel::DiagScale => k(3).mul(&r).mul(&c),
                     Kernel::Laswp => Poly::zero(),
+                    // 2 b n m with n the block-diagonal side: the same for either side.
+                    Kernel::BdGemm => {
+                        let pa = env.props(a.id);
+                        let pb = env.props(b.id);
+                        let (pa, pb) = (
+                            if r == kk { pa } else { Props::EMPTY },
+                            if kb == c { pb } else { Props::EMPTY },
+                        );
+                        let bs =
+                            crate::lower::block_product_side(pa, pb).map_or(1, |(_, bs)| bs as i64);
+                        k(6).mul(&k(bs)).mul(&r).mul(&c)
+                    }
                     _ => k(6).mul(&r).mul(&kk).mul(&c),
                 };
                 (cost, (r, c))
             }
             Op::Solve { t, b, left } => {
                 let (br, bc) = shape_of(&shapes, *b);
-                let cost = if diagonal(*t) || st.kernel == Kernel::DiagSolve {
+                let cost = if st.kernel == Kernel::BdGesv {
+                    // n/b blocks of 2 b^3 / 3 + 2 b^2 m, times 3.
+                    let (n, m) = if *left { (&br, &bc) } else { (&bc, &br) };
+                    let bs = block(*t);
+                    k(2).mul(n)
+                        .mul(&bs)
+                        .mul(&bs)
+                        .add(&k(6).mul(n).mul(&bs).mul(m))
+                } else if diagonal(*t) || st.kernel == Kernel::DiagSolve {
                     k(3).mul(&br).mul(&bc)
                 } else if *left {
                     k(3).mul(&br).mul(&br).mul(&bc)
@@ -154,6 +176,7 @@ pub fn symbolic_cost(p: &Program, l: &Lowered, open: &[String]) -> Result<Symbol
                 let cost = match st.kernel {
                     Kernel::Trtri => n3,
                     Kernel::Getri => k(4).mul(&n3),
+                    Kernel::BdGetri => k(6).mul(&s.0).mul(&block(*a)).mul(&block(*a)),
                     _ => k(3).mul(&s.0),
                 };
                 (cost, s)

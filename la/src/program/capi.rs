@@ -306,6 +306,8 @@ pub fn emit_api_variants(
     src.push_str(include_str!("c/sequence.c"));
     src.push('\n');
     src.push_str(include_str!("c/orth.c"));
+    src.push('\n');
+    src.push_str(include_str!("c/block.c"));
     kernel_support(&mut src, &em);
     src.push_str("\n#define PS_MAX(a, b) ((a) > (b) ? (a) : (b))\n");
     for (k, e) in emitted.iter().enumerate() {

@@ -23,6 +23,7 @@
 //! `catalogue` (catalogue nests as C), `library` (blocked kernels from `polyscan_kernels`),
 //! `emitter` (the state shared by the back ends), `backend_nests`, `backend_generated` and
 //! `backend_blas` (a form as code), `orth` (QR, SYEV and SVD steps, with `c/orth.c`),
+//! `block` (block-diagonal steps, block by block, with `c/block.c`),
 //! `step` (a step as code), `assemble` (the whole program, around the C runtime in `c/`),
 //! `dim` (a dimension: a number, or an expression in sizes the C API takes at run time),
 //! `capi` (the sequences as a C function with a workspace, `--emit c-api`) and `capi_check`
@@ -32,6 +33,7 @@ mod assemble;
 mod backend_blas;
 mod backend_generated;
 mod backend_nests;
+mod block;
 mod capi;
 mod capi_check;
 mod catalogue;

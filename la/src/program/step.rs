@@ -43,6 +43,14 @@ impl Emitter<'_> {
             describe(self.env, s)
         );
         let how = match &s.op {
+            _ if s.kernel.is_block_diagonal() => {
+                let mut frees = Vec::new();
+                let how = self.block_step(code, &mut frees, s)?;
+                for f in frees {
+                    let _ = writeln!(code, "    free({f});");
+                }
+                how
+            }
             Op::Mul { a, b } => {
                 let f = self.mul_form(s.kernel, *a, *b, out);
                 self.form(code, f)?

@@ -27,3 +27,5 @@ void dgeqrf_(const int *, const int *, double *, const int *, double *, double *
 void dormqr_(const char *, const char *, const int *, const int *, const int *, const double *, const int *, const double *, double *, const int *, double *, const int *, int *, size_t, size_t);
 void dsyev_(const char *, const char *, const int *, double *, const int *, double *, double *, const int *, int *, size_t, size_t);
 void dgesvd_(const char *, const char *, const int *, const int *, double *, const int *, double *, double *, const int *, double *, const int *, double *, const int *, int *, size_t, size_t);
+void dgetrs_(const char *, const int *, const int *, const double *, const int *, const int *, double *, const int *, int *, size_t);
+void dgetri_(const int *, double *, const int *, const int *, double *, const int *, int *);

@@ -120,3 +120,11 @@ static __attribute__((unused)) void ps_fill_normal(double *a, int64_t n, int64_t
     a[j + j * n] = unit ? 1.0 : (double)n;
   }
 }
+
+/* Zeros the entries outside the diagonal blocks of b (block-diagonal operands). */
+static __attribute__((unused)) void ps_zero_outside_blocks(double *a, int64_t r, int64_t c, int64_t b)
+{
+  for (int64_t j = 0; j < c; j++)
+    for (int64_t i = 0; i < r; i++)
+      if (i / b != j / b) a[i + j * r] = 0.0;
+}

@@ -1,0 +1,38 @@
+//! Block-diagonal operands in the lowering (issue 22): an inverted block-diagonal matrix
+//! is solved with block by block (BDGESV) or, where it must be formed, inverted block by
+//! block (BDGETRI); products with one are BDGEMM (priced in `chain`). Blocks of 1 are
+//! diagonal and stay with the diagonal kernels.
+
+use crate::kernels::{cost, Kernel};
+use crate::properties::{Prop, Props};
+
+/// The block size the block-diagonal kernels use for a matrix with properties `p`: known,
+/// above 1, and not a diagonal or triangular matrix (whose own kernels come first; `chain`
+/// prices with the same rule).
+pub fn blocks(p: Props) -> Option<u64> {
+    p.block()
+        .filter(|&b| b > 1 && !p.has(Prop::Diagonal) && !p.is_triangular())
+}
+
+/// The kernel and FLOPs of the explicit inverse of an `n x n` block-diagonal matrix with
+/// properties `p`, if it is one.
+pub(super) fn explicit_inverse(p: Props, n: u64) -> Option<(Kernel, f64)> {
+    blocks(p).map(|b| (Kernel::BdGetri, cost::bd_getri(n, b)))
+}
+
+/// The structure a block kernel relies on, for the report.
+pub(super) fn structure_name(p: Props) -> Option<String> {
+    blocks(p).map(|b| format!("BlockDiagonal({b})"))
+}
+
+/// Which factor of a BDGEMM product `a * b` is the block-diagonal one and its block size:
+/// the one with the smaller blocks (the cheaper, `2 n b m` FLOPs; the left one on a tie,
+/// where the costs are equal), `true` for the left. `None` if neither has blocks above 1.
+pub fn block_product_side(a: Props, b: Props) -> Option<(bool, u64)> {
+    match (blocks(a), blocks(b)) {
+        (Some(x), Some(y)) if y < x => Some((false, y)),
+        (Some(x), _) => Some((true, x)),
+        (None, Some(y)) => Some((false, y)),
+        (None, None) => None,
+    }
+}
