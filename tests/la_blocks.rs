@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use polyscan_la::interp::{check, scaled};
+use polyscan_la::interp::{check, evaluate, execute, inputs, scaled, Mat};
 use polyscan_la::kernels::{cost, Kernel};
 use polyscan_la::parse::parse;
 use polyscan_la::search::{solve, SearchOptions, Solution};
@@ -28,9 +28,20 @@ const PAIR: &str = "n = 24\nm = 5\nMatrix T(n, n) <BlockDiagonal(3)>\nMatrix U(n
 /// The solution of `src`, its sequence checked against direct evaluation by the
 /// interpreter at the declared sizes and at smaller ones (seeds 1 and 2).
 fn solved(src: &str) -> Solution {
+    solved_at(src, true)
+}
+
+/// [`solved`], at the declared sizes only unless `scale` (block matrices tie sizes by
+/// sums, `n = m + d`, and keep sizes of 1, which scaling does not).
+fn solved_at(src: &str, scale: bool) -> Solution {
     let p = parse(src).unwrap_or_else(|e| panic!("{e}"));
     let s = solve(&p, SearchOptions::default()).unwrap_or_else(|e| panic!("{e}"));
-    for small in [p.clone(), scaled(&p, 2, 3), scaled(&p, 3, 3)] {
+    let sizes = if scale {
+        vec![p.clone(), scaled(&p, 2, 3), scaled(&p, 3, 3)]
+    } else {
+        vec![p.clone()]
+    };
+    for small in sizes {
         for seed in [1, 2] {
             let rel = check(&small, &s.lowered.env, &s.lowered.steps, seed)
                 .unwrap_or_else(|e| panic!("{e}"));
@@ -140,7 +151,15 @@ fn residuals(out: &str) -> Vec<f64> {
         .collect()
 }
 
-const CASES: [(&str, &str, usize); 3] = [("inv", INV, 1), ("solves", SOLVES, 4), ("pair", PAIR, 2)];
+/// Name, problem, outputs, whether it may be scaled (block matrices tie sizes by sums,
+/// `n = m + d`, which `--scale` does not keep).
+const CASES: [(&str, &str, usize, bool); 5] = [
+    ("inv", INV, 1, true),
+    ("solves", SOLVES, 4, true),
+    ("pair", PAIR, 2, true),
+    ("schur", SCHUR, 2, false),
+    ("blocks", BLOCKS, 3, false),
+];
 
 #[test]
 fn compiled_programs_agree_with_direct_evaluation() {
@@ -149,15 +168,19 @@ fn compiled_programs_agree_with_direct_evaluation() {
         return;
     }
     let dir = tempfile::tempdir().expect("tempdir");
-    for (name, src, outputs) in CASES {
+    for (name, src, outputs, scalable) in CASES {
         let f = problem_file(dir.path(), name, src);
         for b in backends() {
             // The declared sizes, and smaller ones the blocks do not divide.
-            for scale in ["1", "0.45"] {
+            let scales: &[&str] = if scalable { &["1", "0.45"] } else { &["1"] };
+            for &scale in scales {
                 let (code, out, err) =
                     polyscan(&["la", &f, "--run", "--backend", b, "--scale", scale]);
                 assert_eq!(code, 0, "{name} {b} {scale}: {out}\n{err}");
-                assert!(out.contains("kernels: BD"), "{name} {b}: {out}");
+                assert!(
+                    out.contains("kernels: BD") || !scalable,
+                    "{name} {b}: {out}"
+                );
                 let r = residuals(&out);
                 assert_eq!(r.len(), outputs, "{name} {b}: {out}");
                 assert!(r.iter().all(|r| *r < 1e-10), "{name} {b} {scale}: {out}");
@@ -172,7 +195,7 @@ fn c_apis_agree_with_direct_evaluation() {
         println!("skipped: no C compiler (cc)");
         return;
     }
-    for (name, src, outputs) in CASES {
+    for (name, src, outputs, _) in CASES {
         for b in backends() {
             let dir = tempfile::tempdir().expect("tempdir");
             let f = problem_file(dir.path(), name, src);
@@ -181,7 +204,7 @@ fn c_apis_agree_with_direct_evaluation() {
             let (code, _, err) = polyscan(&["la", &f, "--emit", "c-api", "--backend", b, "-o", &c]);
             assert_eq!(code, 0, "{name} {b}: {err}");
             let source = std::fs::read_to_string(&c_file).expect("NAME.c");
-            assert!(source.contains("/* BD"), "{name} {b}");
+            assert!(source.contains("/* BD") || name == "blocks", "{name} {b}");
             let exe = dir.path().join("check");
             let out = capi_driver_cc(&["-O2", "-std=gnu11"], &c_file, name, &exe, b)
                 .output()
@@ -205,6 +228,154 @@ fn c_apis_agree_with_direct_evaluation() {
             // Two calls (packed and padded leading dimensions) per output.
             assert_eq!(r.len(), 2 * outputs, "{name} {b}: {text}");
             assert!(r.iter().all(|r| *r < 1e-10), "{name} {b}: {text}");
+        }
+    }
+}
+
+/// Block matrices: Schur-complement inverses and solves, blockwise products, transposes and
+/// sums, against direct evaluation (which assembles the blocks and inverts the whole).
+const SCHUR: &str = "m = 15\nd = 1\nn = 16\nMatrix A(m, m) <BlockDiagonal(3), FullRank>\nMatrix B(m, d) <>\nMatrix C(d, m) <>\nMatrix D(d, d) <>\nColumnVector f(m) <>\nColumnVector g(d) <>\nMatrix X(n, n) <>\nColumnVector x(n) <>\nX = inv([A, B; C, D])\nx = inv([A, B; C, D]) * [f; g]\n";
+/// The Schur complement of D (diagonal) where A is general; of A where neither is cheap;
+/// a transposed block product minus a block vector.
+const BLOCKS: &str = "p = 6\nq = 4\nr = 5\nMatrix A(p, p) <FullRank>\nMatrix B(p, q) <>\nMatrix C(q, p) <>\nMatrix D(q, q) <Diagonal>\nMatrix E(p, r) <>\nMatrix F(q, r) <>\nMatrix G(p, p) <SPD>\nMatrix H(q, q) <SPD>\nMatrix X(10, 10) <>\nMatrix Y(10, 5) <>\nMatrix Z(10, 10) <>\nX = inv([A, B; C, D])\nY = trans([A, B; C, D]) * [E; F] - [E; F]\nZ = inv([G, B; trans(B), H])\n";
+
+#[test]
+fn block_matrices_by_block_rules() {
+    let s = solved_at(SCHUR, false);
+    let k = kernels(&s);
+    // A is solved with block by block; nothing of size 16 is factored.
+    assert!(k.contains(&Kernel::BdGesv), "{k:?}");
+    assert!(
+        !k.contains(&Kernel::Getrf) && !k.contains(&Kernel::Potrf),
+        "{k:?}"
+    );
+    assert!(s.lowered.flops < s.naive_flops / 5.0);
+    let s = solved_at(BLOCKS, false);
+    // D^-1 is a diagonal solve; A (general) and G (SPD) are factored, not the 10 x 10.
+    let k = kernels(&s);
+    assert!(
+        k.contains(&Kernel::DiagSolve) && k.contains(&Kernel::Potrf),
+        "{k:?}"
+    );
+    let dense = cost::getrf(10) + cost::getri(10);
+    assert!(s.lowered.flops < s.naive_flops && s.naive_flops > 2.0 * dense);
+}
+
+#[test]
+fn block_matrix_errors_have_positions() {
+    let decls = "p = 6\nq = 4\nMatrix A(p, p) <>\nMatrix B(p, q) <>\nMatrix C(q, p) <>\nMatrix D(q, q) <>\nMatrix X(10, 10) <>\n";
+    let cases = [
+        ("X = [A, B; C]", 13, "block row 2 has 1 blocks"),
+        ("X = [A, B; B, D]", 12, "4 columns"),
+        ("X = [A; C, D]", 12, "more blocks than the first"),
+        (
+            "X = [[A, B], B; C, D]",
+            6,
+            "cannot itself be a block matrix",
+        ),
+        ("X = [A, B; C D]", 14, "expected `,`, `;` or `]`"),
+        (
+            "X = [A, B; C, D] * [D, C; B, A]",
+            5,
+            "blocks of columns [6, 4]",
+        ),
+        ("X = [A, B; C, D] + [D, C; B, A]", 5, "split differently"),
+    ];
+    for (stmt, col, msg) in cases {
+        match parse(&format!("{decls}{stmt}\n")) {
+            Err(polyscan_la::LaError::Input {
+                line,
+                column,
+                message,
+            }) => {
+                assert_eq!((line, column), (8, col), "{stmt}: {message}");
+                assert!(message.contains(msg), "{stmt}: {message}");
+            }
+            other => panic!("{stmt}: expected an input error, got {other:?}"),
+        }
+    }
+}
+
+/// Rows `r0..r0 + r` and columns `c0..c0 + c` of `m`.
+fn block(m: &Mat, r0: usize, c0: usize, r: usize, c: usize) -> Mat {
+    let mut data = Vec::with_capacity(r * c);
+    for i in r0..r0 + r {
+        for j in c0..c0 + c {
+            data.push(m.at(i, j));
+        }
+    }
+    Mat {
+        rows: r,
+        cols: c,
+        data,
+    }
+}
+
+/// The Kalman filter of examples/blocks, unblocked and with the state split in halves, on
+/// the same numbers: the blocked program's inputs are the blocks of the unblocked one's.
+#[test]
+fn blocked_kalman_filter_gives_the_unblocked_outputs() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/blocks");
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).expect("example");
+    let (plain, blocked) = (read("kalman.la"), read("kalman_blocked.la"));
+    let zero = SearchOptions {
+        time_limit: std::time::Duration::ZERO,
+        ..SearchOptions::default()
+    };
+    for (divisor, opts) in [(10, zero), (5, zero), (10, SearchOptions::default())] {
+        let pp = scaled(&parse(&plain).unwrap_or_else(|e| panic!("{e}")), divisor, 3);
+        let pb = scaled(
+            &parse(&blocked).unwrap_or_else(|e| panic!("{e}")),
+            divisor,
+            3,
+        );
+        let sp = solve(&pp, opts).unwrap_or_else(|e| panic!("{e}"));
+        let sb = solve(&pb, opts).unwrap_or_else(|e| panic!("{e}"));
+        let idx = |p: &polyscan_la::ast::Program, name: &str| {
+            p.operands
+                .iter()
+                .position(|o| o.name == name)
+                .unwrap_or_else(|| panic!("operand {name}"))
+        };
+        let ins = inputs(&pp, 7);
+        let get = |name: &str| ins[idx(&pp, name)].clone().expect("an input");
+        let h = pb.operands[idx(&pb, "S11")].rows as usize;
+        let k = pb.operands[idx(&pb, "R")].rows as usize;
+        let (mu, sigma, hm) = (get("mu"), get("Sigma"), get("H"));
+        let mut bins: Vec<Option<Mat>> = vec![None; pb.operands.len()];
+        for (name, m) in [
+            ("mu1", block(&mu, 0, 0, h, 1)),
+            ("mu2", block(&mu, h, 0, h, 1)),
+            ("S11", block(&sigma, 0, 0, h, h)),
+            ("S12", block(&sigma, 0, h, h, h)),
+            ("S22", block(&sigma, h, h, h, h)),
+            ("H1", block(&hm, 0, 0, k, h)),
+            ("H2", block(&hm, 0, h, k, h)),
+            ("R", get("R")),
+            ("data", get("data")),
+        ] {
+            bins[idx(&pb, name)] = Some(m);
+        }
+        let vp =
+            execute(&sp.lowered.env, &sp.lowered.steps, &ins).unwrap_or_else(|e| panic!("{e}"));
+        let vb =
+            execute(&sb.lowered.env, &sb.lowered.steps, &bins).unwrap_or_else(|e| panic!("{e}"));
+        let direct = evaluate(&pp, &ins).unwrap_or_else(|e| panic!("{e}"));
+        for out in ["newmu", "newSigma"] {
+            let a = vp[idx(&pp, out)].as_ref().expect("computed");
+            let b = vb[idx(&pb, out)].as_ref().expect("computed");
+            let d = direct[idx(&pp, out)].as_ref().expect("evaluated");
+            let rel = |x: &Mat, y: &Mat| x.add(y, -1.0).expect("same shape").norm() / y.norm();
+            assert!(
+                rel(b, a) < 1e-10,
+                "{out}: blocked against unblocked {:e}",
+                rel(b, a)
+            );
+            assert!(
+                rel(a, d) < 1e-10,
+                "{out}: unblocked against direct {:e}",
+                rel(a, d)
+            );
         }
     }
 }

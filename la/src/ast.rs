@@ -70,6 +70,9 @@ pub enum Expr {
     Trans(Box<Expr>),
     /// `inv(a)`.
     Inv(Box<Expr>),
+    /// A block matrix `[a, b; c, d]`: rows of blocks; blocks in a block row have as many
+    /// rows, blocks in a block column as many columns (checked by the parser).
+    Block(Vec<Vec<Expr>>),
 }
 
 /// `lhs = rhs`.
@@ -153,6 +156,17 @@ impl Program {
                 let (r, c) = self.shape(a);
                 (c, r)
             }
+            Expr::Block(rows) => {
+                let r = rows
+                    .iter()
+                    .filter_map(|row| row.first())
+                    .map(|e| self.shape(e).0)
+                    .sum();
+                let c = rows
+                    .first()
+                    .map_or(0, |row| row.iter().map(|e| self.shape(e).1).sum());
+                (r, c)
+            }
             Expr::Mul(a, b) => {
                 let (ar, ac) = self.shape(a);
                 let (br, bc) = self.shape(b);
@@ -182,6 +196,18 @@ impl Program {
             Expr::Neg(a) => format!("-{}", self.show(a)),
             Expr::Trans(a) => format!("trans({})", self.show(a)),
             Expr::Inv(a) => format!("inv({})", self.show(a)),
+            Expr::Block(rows) => {
+                let rows: Vec<String> = rows
+                    .iter()
+                    .map(|row| {
+                        row.iter()
+                            .map(|e| self.show(e))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    })
+                    .collect();
+                format!("[{}]", rows.join("; "))
+            }
         }
     }
 }

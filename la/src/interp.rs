@@ -420,6 +420,34 @@ pub fn inputs(p: &Program, seed: u64) -> Vec<Option<Mat>> {
         .collect()
 }
 
+/// The matrix made of `blocks` (block rows of blocks, conforming), by copies.
+pub fn assemble(blocks: &[Vec<Mat>]) -> Result<Mat, LaError> {
+    let rows: usize = blocks
+        .iter()
+        .filter_map(|r| r.first())
+        .map(|b| b.rows)
+        .sum();
+    let cols: usize = blocks.first().map_or(0, |r| r.iter().map(|b| b.cols).sum());
+    let mut m = Mat::zeros(rows, cols);
+    let mut r0 = 0;
+    for row in blocks {
+        let mut c0 = 0;
+        for b in row {
+            if r0 + b.rows > rows || c0 + b.cols > cols {
+                return Err(LaError::Numerical("blocks that do not conform".into()));
+            }
+            for i in 0..b.rows {
+                for j in 0..b.cols {
+                    m.set(r0 + i, c0 + j, b.at(i, j));
+                }
+            }
+            c0 += b.cols;
+        }
+        r0 += row.first().map_or(0, |b| b.rows);
+    }
+    Ok(m)
+}
+
 /// Evaluates the formula directly, with explicit inverses; returns the value of every operand.
 pub fn evaluate(p: &Program, vals: &[Option<Mat>]) -> Result<Vec<Option<Mat>>, LaError> {
     fn go(e: &Expr, v: &[Option<Mat>]) -> Result<Mat, LaError> {
@@ -435,6 +463,14 @@ pub fn evaluate(p: &Program, vals: &[Option<Mat>]) -> Result<Vec<Option<Mat>>, L
             Expr::Mul(a, b) => go(a, v)?.mul(&go(b, v)?)?,
             Expr::Trans(a) => go(a, v)?.t(),
             Expr::Inv(a) => go(a, v)?.inverse()?,
+            Expr::Block(rows) => {
+                let mut blocks = Vec::new();
+                for row in rows {
+                    let r: Result<Vec<Mat>, LaError> = row.iter().map(|x| go(x, v)).collect();
+                    blocks.push(r?);
+                }
+                assemble(&blocks)?
+            }
         })
     }
     let mut v = vals.to_vec();
@@ -725,6 +761,17 @@ pub fn execute(
             }
             Op::Orth(o) => orth::execute(o, &mut v)?,
             Op::Bind { a } => get(&v, *a)?,
+            Op::Assemble { cells } => {
+                let mut blocks = Vec::new();
+                for r in cells {
+                    let row: Result<Vec<Mat>, LaError> = r
+                        .iter()
+                        .map(|&id| get(&v, Arg { id, trans: false }))
+                        .collect();
+                    blocks.push(row?);
+                }
+                assemble(&blocks)?
+            }
         };
         if s.out >= v.len() {
             v.resize(s.out + 1, None);

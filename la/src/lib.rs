@@ -55,6 +55,7 @@
 #![warn(missing_docs)]
 
 pub mod ast;
+pub mod blocks;
 pub mod cancel;
 pub mod chain;
 pub mod elementwise;

@@ -123,6 +123,12 @@ pub enum Op {
         /// The value the output takes.
         a: Arg,
     },
+    /// out (a program output) = the block matrix of `cells` (entities, by block row and
+    /// column), by copies (see `blocks`); offsets follow from the blocks' shapes.
+    Assemble {
+        /// The blocks, by block row and column.
+        cells: Vec<Vec<usize>>,
+    },
 }
 
 /// One kernel call.
@@ -240,6 +246,7 @@ fn lower_once(
             uses: vec![],
             elementwise: (0.0, 0.0),
         });
+        block::assemblies_after(&mut lw.steps, &lw.env, *lhs);
     }
     let flops = lw.steps.iter().map(|s| s.flops).sum();
     Ok(Lowered {

@@ -32,6 +32,9 @@ pub struct Entity {
 pub struct Env {
     /// The entities; an entity id is an index here.
     pub entities: Vec<Entity>,
+    /// Outputs assembled from blocks computed apart (assignments with block matrices, see
+    /// `blocks`), each after its last block.
+    pub assemblies: Vec<crate::blocks::Assembly>,
 }
 
 impl Env {
@@ -50,6 +53,7 @@ impl Env {
                     value: o.value,
                 })
                 .collect(),
+            assemblies: Vec::new(),
         }
     }
     /// Properties of entity `id`.
@@ -406,6 +410,9 @@ fn to_sum(p: &Program, env: &Env, e: &Expr) -> Result<Sum, LaError> {
             };
             Ok(Sum::single(t, rows, cols))
         }
+        Expr::Block(_) => Err(LaError::Unsupported(
+            "a block matrix inside a normalised formula (expanded by `blocks` first)".into(),
+        )),
     }
 }
 

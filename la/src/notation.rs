@@ -66,6 +66,18 @@ pub fn describe(env: &Env, s: &Step) -> String {
         Op::Inverse { a } => format!("{out} := {}^-1", arg(env, *a)),
         Op::Orth(o) => orth(env, out, o),
         Op::Bind { a } => format!("{out} := {}", arg(env, *a)),
+        Op::Assemble { cells } => {
+            let rows: Vec<String> = cells
+                .iter()
+                .map(|r| {
+                    r.iter()
+                        .map(|&c| env.entities[c].name.clone())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .collect();
+            format!("{out} := [{}]", rows.join("; "))
+        }
     }
 }
 

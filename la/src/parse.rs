@@ -5,6 +5,7 @@
 
 use super::ast::{Assignment, Expr, Kind, OpenSize, Operand, Pos, Program};
 
+mod block;
 mod elementwise;
 mod params;
 use super::error::LaError;
@@ -79,7 +80,7 @@ fn lex(line: &str, lineno: usize) -> Result<Vec<Token>, LaError> {
                 tok: Tok::Number(v, integral),
                 col,
             });
-        } else if "=(),<>+-*[]".contains(c) {
+        } else if "=(),<>+-*[];".contains(c) {
             out.push(Token {
                 tok: Tok::Sym(c),
                 col,
@@ -177,6 +178,7 @@ fn tree_depth(e: &Expr) -> usize {
                 stack.push((b, d + 1));
             }
             Expr::Neg(a) | Expr::Trans(a) | Expr::Inv(a) => stack.push((a, d + 1)),
+            Expr::Block(rows) => stack.extend(rows.iter().flatten().map(|x| (x, d + 1))),
         }
     }
     max
@@ -535,6 +537,11 @@ impl Builder {
                 ),
             ));
         }
+        if crate::blocks::has_blocks(&rhs.e) {
+            let env = crate::norm::Env::from_program(&self.prog);
+            crate::blocks::expand(&self.prog, &env, &rhs.e)
+                .map_err(|m| LaError::at(p.line, start, m))?;
+        }
         self.assigned[lhs] = true;
         self.pending_outputs[lhs] = false;
         self.prog.assignments.push(Assignment {
@@ -741,6 +748,7 @@ impl Builder {
                 p.expect_sym(')')?;
                 Ok(Typed { col, ..e })
             }
+            Some(Tok::Sym('[')) => self.block_matrix(p, col),
             Some(Tok::Sym('-')) => {
                 p.i += 1;
                 let e = self.factor(p)?;
@@ -824,7 +832,7 @@ impl Builder {
                     col,
                 })
             }
-            _ => p.err("expected an operand, a number, `(`, `trans(`, `inv(` or `-`"),
+            _ => p.err("expected an operand, a number, `(`, `[`, `trans(`, `inv(` or `-`"),
         }
     }
 }

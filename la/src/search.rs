@@ -13,7 +13,7 @@ use super::error::LaError;
 use super::inverses::{merges, splits};
 use super::kernels::cost;
 use super::lower::Lowered;
-use super::norm::{mentions, normalise, simplify, substitute, Base, Env, Factor, Sum, Term};
+use super::norm::{mentions, simplify, substitute, Base, Env, Factor, Sum, Term};
 use super::symbolic::symbolic_cost;
 
 mod factoring;
@@ -115,11 +115,8 @@ pub fn solve(p: &Program, opts: SearchOptions) -> Result<Solution, LaError> {
         ));
     }
     let start = Instant::now();
-    let env = Env::from_program(p);
-    let mut state: State = Vec::new();
-    for a in &p.assignments {
-        state.push((a.lhs, normalise(p, &env, &a.rhs)?));
-    }
+    let mut env = Env::from_program(p);
+    let state: State = crate::blocks::statements(p, &mut env)?;
     let naive_flops = naive_cost(p);
     let original = state.clone();
     let first = lower_priced(&env, &state, opts.factor)?;
@@ -428,6 +425,8 @@ pub fn naive_cost(p: &Program) -> f64 {
             Expr::Add(a, b) | Expr::Sub(a, b) => go(p, a) + go(p, b) + cost::elementwise(r, c),
             Expr::Neg(a) => go(p, a) + cost::elementwise(r, c),
             Expr::Trans(a) => go(p, a),
+            // Assembled by copies.
+            Expr::Block(rows) => rows.iter().flatten().map(|x| go(p, x)).sum(),
             Expr::Inv(a) => {
                 go(p, a)
                     + if r == 1 {
@@ -454,6 +453,7 @@ pub fn naive_cost(p: &Program) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::norm::normalise;
     use crate::parse::parse;
 
     fn first_sum(src: &str) -> (Env, Sum) {

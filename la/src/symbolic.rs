@@ -190,6 +190,18 @@ pub fn symbolic_cost(p: &Program, l: &Lowered, open: &[String]) -> Result<Symbol
                 (cost, shapes.get(&st.out).cloned().unwrap_or_default())
             }
             Op::Bind { a } => (Poly::zero(), shape_of(&shapes, *a)),
+            // Copies; the output's shape as declared (the blocks' sums).
+            Op::Assemble { cells } => {
+                let sh = |id: usize| shape_of(&shapes, Arg { id, trans: false });
+                let rows = cells
+                    .iter()
+                    .filter_map(|r| r.first())
+                    .fold(Poly::zero(), |acc, &c| acc.add(&sh(c).0));
+                let cols = cells.first().map_or(Poly::zero(), |r| {
+                    r.iter().fold(Poly::zero(), |acc, &c| acc.add(&sh(c).1))
+                });
+                (Poly::zero(), (rows, cols))
+            }
         };
         total = total.add(&cost);
         shapes.insert(st.out, out_shape);

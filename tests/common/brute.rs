@@ -77,6 +77,7 @@ fn tree(p: &Program, e: &Expr, trans: bool) -> Result<Tree, Skip> {
             }
         }
         Expr::Trans(a) => tree(p, a, !trans)?,
+        Expr::Block(_) => return unsupported("block matrices"),
         Expr::Inv(a) => Tree::Inv(Box::new(tree(p, a, trans)?)),
         Expr::Mul(a, b) => {
             let (x, y) = if trans { (b, a) } else { (a, b) };

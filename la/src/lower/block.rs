@@ -1,10 +1,30 @@
 //! Block-diagonal operands in the lowering (issue 22): an inverted block-diagonal matrix
 //! is solved with block by block (BDGESV) or, where it must be formed, inverted block by
 //! block (BDGETRI); products with one are BDGEMM (priced in `chain`). Blocks of 1 are
-//! diagonal and stay with the diagonal kernels.
+//! diagonal and stay with the diagonal kernels. Also the assembly of outputs written as
+//! block matrices (`blocks`) from their separately computed blocks.
 
+use super::{Op, Step};
 use crate::kernels::{cost, Kernel};
+use crate::norm::Env;
 use crate::properties::{Prop, Props};
+
+/// Appends the assemblies of block-matrix outputs whose last block is `bound` (just bound):
+/// copies of the blocks into the output (see `blocks`), no arithmetic.
+pub(super) fn assemblies_after(steps: &mut Vec<Step>, env: &Env, bound: usize) {
+    for a in env.assemblies.iter().filter(|a| a.last() == Some(bound)) {
+        steps.push(Step {
+            kernel: Kernel::Bind,
+            op: Op::Assemble {
+                cells: a.cells.clone(),
+            },
+            out: a.out,
+            flops: 0.0,
+            uses: vec![],
+            elementwise: (0.0, 0.0),
+        });
+    }
+}
 
 /// The block size the block-diagonal kernels use for a matrix with properties `p`: known,
 /// above 1, and not a diagonal or triangular matrix (whose own kernels come first; `chain`

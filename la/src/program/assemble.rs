@@ -216,6 +216,31 @@ pub(super) fn naive(e: &Expr, code: &mut String, tmp: &mut usize) -> (String, bo
             let x = naive(a, code, tmp);
             new(code, tmp, format!("nv_inv({})", x.0), &[&x])
         }
+        // Assembled: each block row side by side, then the rows one below the other.
+        Expr::Block(rows) => {
+            let mut acc: Option<(String, bool)> = None;
+            for row in rows {
+                let mut r: Option<(String, bool)> = None;
+                for x in row {
+                    let y = naive(x, code, tmp);
+                    r = Some(match r {
+                        None => y,
+                        Some(l) => {
+                            new(code, tmp, format!("nv_cat({}, {}, 1)", l.0, y.0), &[&l, &y])
+                        }
+                    });
+                }
+                if let Some(r) = r {
+                    acc = Some(match acc {
+                        None => r,
+                        Some(t) => {
+                            new(code, tmp, format!("nv_cat({}, {}, 0)", t.0, r.0), &[&t, &r])
+                        }
+                    });
+                }
+            }
+            acc.unwrap_or_else(|| ("nv_new(0, 0)".into(), false))
+        }
     }
 }
 

@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use super::dim::Dim;
 use super::emitter::{internal, Emitter};
 use super::options::Backend;
-use super::view::V;
+use super::view::{View, V};
 use crate::error::LaError;
 use crate::kernels::Kernel;
 use crate::lower::{Arg, Op, Step};
@@ -43,6 +43,32 @@ impl Emitter<'_> {
             src.at("ps_k + ps_r", "ps_k + ps_c")
         );
         w
+    }
+
+    /// Copies the blocks `cells` (entities, by block row and column) into `out`, each at the
+    /// offsets the run shapes of the blocks before it give.
+    pub(super) fn assemble_blocks(&self, code: &mut String, out: usize, cells: &[Vec<usize>]) {
+        let ld = self.shapes[out].0.clone();
+        let mut r0 = Dim::lit(0);
+        for row in cells {
+            let mut c0 = Dim::lit(0);
+            for &c in row {
+                let (r, k) = self.shapes[c].clone();
+                let dst = V {
+                    view: View::Base {
+                        ptr: format!("({} + {r0} + ({c0}) * {ld})", self.ptr(out)),
+                        ld: ld.clone(),
+                    },
+                    rows: r,
+                    cols: k.clone(),
+                };
+                self.copy(code, &dst, &self.base(c));
+                c0 = &c0 + &k;
+            }
+            if let Some(&c) = row.first() {
+                r0 = &r0 + &self.shapes[c].0;
+            }
+        }
     }
 
     /// The block size of a block-diagonal argument (1 if none is known, which the lowering

@@ -214,6 +214,32 @@ pub(super) fn run_shapes(
                 first
             }
             Op::Scale { a, .. } | Op::Bind { a } => get(&sh, *a)?,
+            Op::Assemble { cells } => {
+                let cell = |id: usize| get(&sh, Arg { id, trans: false });
+                let mut rows = Dim::lit(0);
+                for r in cells {
+                    if let Some(&c) = r.first() {
+                        rows = &rows + &cell(c)?.0;
+                    }
+                }
+                let mut cols = Dim::lit(0);
+                for &c in cells.first().map_or(&[][..], |r| &r[..]) {
+                    cols = &cols + &cell(c)?.1;
+                }
+                // The output's own shape at these sizes must be the blocks' (sizes that
+                // add up, as `n = m + d`, are not kept so by `--scale`).
+                if let Some((r, c)) = sh.get(s.out).cloned().flatten() {
+                    if (r.nominal(), c.nominal()) != (rows.nominal(), cols.nominal()) {
+                        return Err(LaError::Unsupported(format!(
+                            "the blocks of `{}` make a {rows} x {cols} matrix, but it is {r} x {c} at these sizes",
+                            env.entities[s.out].name
+                        )));
+                    }
+                    tie(&r, &rows);
+                    tie(&c, &cols);
+                }
+                (rows, cols)
+            }
             Op::Potrf { a } | Op::Inverse { a } => {
                 let (r, c) = get(&sh, *a)?;
                 tie(&r, &c);

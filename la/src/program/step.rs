@@ -290,6 +290,10 @@ impl Emitter<'_> {
                 self.copy(code, &vo, &self.view(*a));
                 "copy".into()
             }
+            Op::Assemble { cells } => {
+                self.assemble_blocks(code, s.out, cells);
+                "copies of the blocks".into()
+            }
         };
         let _ = writeln!(code, "  }}");
         if s.kernel != Kernel::Bind {

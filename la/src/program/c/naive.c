@@ -54,6 +54,18 @@ static ps_mat nv_add(ps_mat a, ps_mat b, double s)
   for (int64_t i = 0; i < a.r * a.c; i++) m.d[i] = a.d[i] + s * b.d[i];
   return m;
 }
+/* [a, b] (horizontal) or [a; b]: block matrices assembled by copies. */
+static __attribute__((unused)) ps_mat nv_cat(ps_mat a, ps_mat b, int horizontal)
+{
+  ps_mat m = horizontal ? nv_new(a.r, a.c + b.c) : nv_new(a.r + b.r, a.c);
+  for (int64_t j = 0; j < m.c; j++)
+    for (int64_t i = 0; i < m.r; i++) {
+      int in_a = horizontal ? j < a.c : i < a.r;
+      m.d[i + j * m.r] = in_a ? a.d[i + j * a.r]
+                       : horizontal ? b.d[i + (j - a.c) * b.r] : b.d[(i - a.r) + j * b.r];
+    }
+  return m;
+}
 static ps_mat nv_trans(ps_mat a)
 {
   ps_mat m = nv_new(a.c, a.r);

@@ -1,0 +1,326 @@
+//! Block matrices `[A, B; C, D]` (issue 22) evaluated by block rules rather than by
+//! assembling them first: a formula with block matrices is expanded into a grid of ordinary
+//! formulas, one per block of its value. Sums and products go blockwise (Rocklin's
+//! `[A B; C D][E F; G K] = [AE + BG, AF + BK; CE + DG, CF + DK]`), transposes swap the
+//! grid, and the inverse of a 2 x 2 block matrix is written with the Schur complement
+//! `S = D - C A^-1 B` of a cheaply invertible A (diagonal, block-diagonal, triangular,
+//! orthogonal; else of D if that one is, else of A):
+//! `[A^-1 + A^-1 B S^-1 C A^-1, -A^-1 B S^-1; -S^-1 C A^-1, S^-1]`, so the search sees
+//! only inverses it solves with (an A^-1 B S^-1 chain is one memoised value). Each block of
+//! an assignment's value becomes a statement of its own whose value goes to a hidden
+//! entity; an [`Assembly`] copies them into the output once the last one is computed.
+
+use super::ast::{Expr, Program};
+use super::error::LaError;
+use super::infer::sum_props;
+use super::norm::{normalise, Env, Sum};
+use super::properties::Prop;
+
+/// A formula's value split into blocks: `cells[i][j]` is `rows[i] x cols[j]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Grid {
+    /// Rows of each block row.
+    pub rows: Vec<u64>,
+    /// Columns of each block column.
+    pub cols: Vec<u64>,
+    /// The blocks, as formulas without block matrices.
+    pub cells: Vec<Vec<Expr>>,
+}
+
+/// The copy of the blocks of an assignment's value into its output.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Assembly {
+    /// The output entity.
+    pub out: usize,
+    /// The hidden entity holding each block, by block row and column.
+    pub cells: Vec<Vec<usize>>,
+}
+
+impl Assembly {
+    /// The entity whose statement comes last: the assembly follows its binding.
+    pub fn last(&self) -> Option<usize> {
+        self.cells.iter().flatten().copied().max()
+    }
+}
+
+/// Whether the formula contains a block matrix.
+pub fn has_blocks(e: &Expr) -> bool {
+    match e {
+        Expr::Block(_) => true,
+        Expr::Operand(_) => false,
+        Expr::Add(a, b) | Expr::Sub(a, b) | Expr::Mul(a, b) => has_blocks(a) || has_blocks(b),
+        Expr::Neg(a) | Expr::Trans(a) | Expr::Inv(a) => has_blocks(a),
+    }
+}
+
+fn single(e: Expr, (r, c): (u64, u64)) -> Grid {
+    Grid {
+        rows: vec![r],
+        cols: vec![c],
+        cells: vec![vec![e]],
+    }
+}
+
+fn bx(e: Expr) -> Box<Expr> {
+    Box::new(e)
+}
+
+fn mul(a: Expr, b: Expr) -> Expr {
+    Expr::Mul(bx(a), bx(b))
+}
+
+fn sizes(v: &[u64]) -> String {
+    v.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
+}
+
+/// Whether a block (a formula without block matrices) is cheap to solve with: its
+/// properties make its inverse a diagonal, block-by-block, triangular or transposed solve.
+fn cheaply_invertible(p: &Program, env: &Env, e: &Expr) -> bool {
+    let (r, c) = p.shape(e);
+    if r == 1 && c == 1 {
+        return true;
+    }
+    let Ok(s) = normalise(p, env, e) else {
+        return false;
+    };
+    let q = sum_props(env, &s);
+    q.has(Prop::Diagonal)
+        || q.has(Prop::BlockDiagonal)
+        || q.is_triangular()
+        || q.has(Prop::Orthogonal)
+}
+
+/// Expands a formula into the grid of its value's blocks (a formula without block
+/// matrices is a 1 x 1 grid). Errors say which partitions do not fit.
+pub fn expand(p: &Program, env: &Env, e: &Expr) -> Result<Grid, String> {
+    Ok(match e {
+        Expr::Operand(_) => single(e.clone(), p.shape(e)),
+        Expr::Block(rows) => {
+            let mut cells = Vec::new();
+            for row in rows {
+                let mut out = Vec::new();
+                for x in row {
+                    let g = expand(p, env, x)?;
+                    if g.rows.len() != 1 || g.cols.len() != 1 {
+                        return Err("a block of a block matrix is itself split into blocks".into());
+                    }
+                    out.extend(g.cells.into_iter().flatten());
+                }
+                cells.push(out);
+            }
+            let rows_of: Vec<u64> = cells
+                .iter()
+                .filter_map(|row| row.first())
+                .map(|x| p.shape(x).0)
+                .collect();
+            let cols_of: Vec<u64> = cells
+                .first()
+                .map(|row| row.iter().map(|x| p.shape(x).1).collect())
+                .unwrap_or_default();
+            Grid {
+                rows: rows_of,
+                cols: cols_of,
+                cells,
+            }
+        }
+        Expr::Add(a, b) | Expr::Sub(a, b) => {
+            let (ga, gb) = (expand(p, env, a)?, expand(p, env, b)?);
+            if ga.rows != gb.rows || ga.cols != gb.cols {
+                return Err(format!(
+                    "a sum of matrices split differently: blocks of rows [{}] and columns [{}] against rows [{}] and columns [{}]",
+                    sizes(&ga.rows),
+                    sizes(&ga.cols),
+                    sizes(&gb.rows),
+                    sizes(&gb.cols)
+                ));
+            }
+            let sub = matches!(e, Expr::Sub(..));
+            let cells = ga
+                .cells
+                .into_iter()
+                .zip(gb.cells)
+                .map(|(ra, rb)| {
+                    ra.into_iter()
+                        .zip(rb)
+                        .map(|(x, y)| {
+                            if sub {
+                                Expr::Sub(bx(x), bx(y))
+                            } else {
+                                Expr::Add(bx(x), bx(y))
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            Grid { cells, ..ga }
+        }
+        Expr::Neg(a) => {
+            let g = expand(p, env, a)?;
+            let cells = g
+                .cells
+                .into_iter()
+                .map(|r| r.into_iter().map(|x| Expr::Neg(bx(x))).collect())
+                .collect();
+            Grid { cells, ..g }
+        }
+        Expr::Trans(a) => {
+            let g = expand(p, env, a)?;
+            let (nr, nc) = (g.cols.len(), g.rows.len());
+            let mut cells: Vec<Vec<Expr>> = Vec::with_capacity(nr);
+            for j in 0..nr {
+                cells.push(
+                    (0..nc)
+                        .map(|i| Expr::Trans(bx(g.cells[i][j].clone())))
+                        .collect(),
+                );
+            }
+            Grid {
+                rows: g.cols,
+                cols: g.rows,
+                cells,
+            }
+        }
+        Expr::Mul(a, b) => {
+            let (ga, gb) = (expand(p, env, a)?, expand(p, env, b)?);
+            let scalar = |g: &Grid| g.rows == [1] && g.cols == [1];
+            if scalar(&ga) || scalar(&gb) {
+                // A scaling: every block of the other side.
+                let (s, g, left) = if scalar(&ga) {
+                    (ga.cells[0][0].clone(), gb, true)
+                } else {
+                    (gb.cells[0][0].clone(), ga, false)
+                };
+                let cells = g
+                    .cells
+                    .into_iter()
+                    .map(|r| {
+                        r.into_iter()
+                            .map(|x| {
+                                if left {
+                                    mul(s.clone(), x)
+                                } else {
+                                    mul(x, s.clone())
+                                }
+                            })
+                            .collect()
+                    })
+                    .collect();
+                return Ok(Grid { cells, ..g });
+            }
+            if ga.cols != gb.rows {
+                return Err(format!(
+                    "a product of matrices split differently: the left one's blocks of columns [{}] against the right one's blocks of rows [{}]",
+                    sizes(&ga.cols),
+                    sizes(&gb.rows)
+                ));
+            }
+            let mut cells = Vec::new();
+            for ra in &ga.cells {
+                let mut row = Vec::new();
+                for j in 0..gb.cols.len() {
+                    let mut acc: Option<Expr> = None;
+                    for (k, x) in ra.iter().enumerate() {
+                        let t = mul(x.clone(), gb.cells[k][j].clone());
+                        acc = Some(match acc {
+                            None => t,
+                            Some(s) => Expr::Add(bx(s), bx(t)),
+                        });
+                    }
+                    row.push(acc.ok_or("an empty block matrix")?);
+                }
+                cells.push(row);
+            }
+            Grid {
+                rows: ga.rows,
+                cols: gb.cols,
+                cells,
+            }
+        }
+        Expr::Inv(a) => {
+            let g = expand(p, env, a)?;
+            match (g.rows.len(), g.cols.len()) {
+                (1, 1) => single(Expr::Inv(bx(g.cells[0][0].clone())), (g.rows[0], g.cols[0])),
+                (2, 2) if g.rows == g.cols => schur_inverse(p, env, g),
+                _ => {
+                    return Err(format!(
+                        "only 2 x 2 block matrices with square diagonal blocks are inverted (by a Schur complement); this one has blocks of rows [{}] and columns [{}]",
+                        sizes(&g.rows),
+                        sizes(&g.cols)
+                    ))
+                }
+            }
+        }
+    })
+}
+
+/// The inverse of `[A, B; C, D]` (A and D square) by the Schur complement of A, or of D
+/// when only D is cheaply invertible.
+fn schur_inverse(p: &Program, env: &Env, g: Grid) -> Grid {
+    let [[a, b], [c, d]] = [
+        [g.cells[0][0].clone(), g.cells[0][1].clone()],
+        [g.cells[1][0].clone(), g.cells[1][1].clone()],
+    ];
+    let pivot_d = !cheaply_invertible(p, env, &a) && cheaply_invertible(p, env, &d);
+    let inv = |x: &Expr| Expr::Inv(bx(x.clone()));
+    let neg = |x: Expr| Expr::Neg(bx(x));
+    let cells = if pivot_d {
+        // T = A - B D^-1 C; [T^-1, -T^-1 B D^-1; -D^-1 C T^-1, D^-1 + D^-1 C T^-1 B D^-1].
+        let di = inv(&d);
+        let t = Expr::Sub(bx(a), bx(mul(mul(b.clone(), di.clone()), c.clone())));
+        let ti = inv(&t);
+        let ti_b_di = mul(mul(ti.clone(), b), di.clone());
+        let di_c_ti = mul(mul(di.clone(), c), ti.clone());
+        let x22 = Expr::Add(
+            bx(di.clone()),
+            bx(mul(di_c_ti.clone(), mul(g.cells[0][1].clone(), di))),
+        );
+        vec![vec![ti, neg(ti_b_di)], vec![neg(di_c_ti), x22]]
+    } else {
+        // S = D - C A^-1 B; [A^-1 + A^-1 B S^-1 C A^-1, -A^-1 B S^-1; -S^-1 C A^-1, S^-1].
+        let ai = inv(&a);
+        let s = Expr::Sub(bx(d), bx(mul(mul(c.clone(), ai.clone()), b.clone())));
+        let si = inv(&s);
+        let ai_b_si = mul(mul(ai.clone(), b), si.clone());
+        let si_c_ai = mul(mul(si.clone(), c), ai.clone());
+        let x11 = Expr::Add(
+            bx(ai.clone()),
+            bx(mul(ai_b_si.clone(), mul(g.cells[1][0].clone(), ai))),
+        );
+        vec![vec![x11, neg(ai_b_si)], vec![neg(si_c_ai), si]]
+    };
+    Grid { cells, ..g }
+}
+
+/// The statements the search starts from: each assignment normalised, those with block
+/// matrices expanded into one statement per block of their value, whose hidden entities
+/// (named `X[i,j]`) `env` receives together with the [`Assembly`] into the output.
+pub fn statements(p: &Program, env: &mut Env) -> Result<Vec<(usize, Sum)>, LaError> {
+    let mut out = Vec::new();
+    for a in &p.assignments {
+        if !has_blocks(&a.rhs) {
+            out.push((a.lhs, normalise(p, env, &a.rhs)?));
+            continue;
+        }
+        let g = expand(p, env, &a.rhs).map_err(|m| LaError::at(a.pos.line, a.pos.column, m))?;
+        let name = env.entities[a.lhs].name.clone();
+        let mut cells = Vec::new();
+        for (i, row) in g.cells.iter().enumerate() {
+            let mut ids = Vec::new();
+            for (j, x) in row.iter().enumerate() {
+                let s = normalise(p, env, x)?;
+                let props = sum_props(env, &s);
+                let id = env.add(
+                    format!("{name}[{},{}]", i + 1, j + 1),
+                    g.rows[i],
+                    g.cols[j],
+                    props,
+                );
+                out.push((id, s));
+                ids.push(id);
+            }
+            cells.push(ids);
+        }
+        env.assemblies.push(Assembly { out: a.lhs, cells });
+    }
+    Ok(out)
+}
