@@ -280,6 +280,12 @@ fn block_matrix_errors_have_positions() {
             "blocks of columns [6, 4]",
         ),
         ("X = [A, B; C, D] + [D, C; B, A]", 5, "split differently"),
+        // Nested inverses of block matrices grow geometrically: refused, not expanded.
+        (
+            "X = inv(inv(inv(inv(inv(inv([A, B; C, D]))))))",
+            5,
+            "more than 20000 nodes",
+        ),
     ];
     for (stmt, col, msg) in cases {
         match parse(&format!("{decls}{stmt}\n")) {

@@ -43,6 +43,32 @@ impl Assembly {
     }
 }
 
+/// Most formula nodes an expansion may produce: inverses of inverses of block matrices
+/// grow geometrically, and are refused beyond this.
+const MAX_NODES: usize = 20_000;
+
+/// Number of nodes of a formula, counted up to `limit` (then `limit`), without recursion.
+fn nodes(e: &Expr, limit: usize) -> usize {
+    let mut n = 0;
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        n += 1;
+        if n >= limit {
+            return limit;
+        }
+        match e {
+            Expr::Operand(_) => {}
+            Expr::Add(a, b) | Expr::Sub(a, b) | Expr::Mul(a, b) => {
+                stack.push(a);
+                stack.push(b);
+            }
+            Expr::Neg(a) | Expr::Trans(a) | Expr::Inv(a) => stack.push(a),
+            Expr::Block(rows) => stack.extend(rows.iter().flatten()),
+        }
+    }
+    n
+}
+
 /// Whether the formula contains a block matrix.
 pub fn has_blocks(e: &Expr) -> bool {
     match e {
@@ -91,8 +117,23 @@ fn cheaply_invertible(p: &Program, env: &Env, e: &Expr) -> bool {
 }
 
 /// Expands a formula into the grid of its value's blocks (a formula without block
-/// matrices is a 1 x 1 grid). Errors say which partitions do not fit.
+/// matrices is a 1 x 1 grid). Errors say which partitions do not fit, or that the
+/// expansion grows beyond [`MAX_NODES`] formula nodes.
 pub fn expand(p: &Program, env: &Env, e: &Expr) -> Result<Grid, String> {
+    let g = expand_unchecked(p, env, e)?;
+    let mut total = 0;
+    for x in g.cells.iter().flatten() {
+        total += nodes(x, MAX_NODES + 1);
+        if total > MAX_NODES {
+            return Err(format!(
+                "the formula expands to more than {MAX_NODES} nodes by the block rules (nested inverses of block matrices?)"
+            ));
+        }
+    }
+    Ok(g)
+}
+
+fn expand_unchecked(p: &Program, env: &Env, e: &Expr) -> Result<Grid, String> {
     Ok(match e {
         Expr::Operand(_) => single(e.clone(), p.shape(e)),
         Expr::Block(rows) => {
