@@ -560,6 +560,9 @@ impl Lowering {
                 false,
             )]);
         }
+        if let Some(x) = self.formed_block_inverse(f, p) {
+            return Ok(vec![self.element(x, false)]);
+        }
         if p.has(Prop::Diagonal) || p.is_triangular() || n == 1 || block::blocks(p).is_some() {
             return Ok(vec![self.element(a, true)]);
         }

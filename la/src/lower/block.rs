@@ -4,9 +4,10 @@
 //! diagonal and stay with the diagonal kernels. Also the assembly of outputs written as
 //! block matrices (`blocks`) from their separately computed blocks.
 
-use super::{Op, Step};
+use super::{Arg, Lowering, Op, Step};
 use crate::kernels::{cost, Kernel};
 use crate::norm::Env;
+use crate::norm::{chain_key, Factor};
 use crate::properties::{Prop, Props};
 
 /// Appends the assemblies of block-matrix outputs whose last block is `bound` (just bound):
@@ -54,5 +55,27 @@ pub fn block_product_side(a: Props, b: Props) -> Option<(bool, u64)> {
         (Some(x), _) => Some((true, x)),
         (None, Some(y)) => Some((false, y)),
         (None, None) => None,
+    }
+}
+
+impl Lowering {
+    /// The explicit inverse of the inverted block-diagonal factor `f` (properties `p`) if an
+    /// earlier step formed it (BDGETRI): multiplying by it block by block (BDGEMM, `2nbm`)
+    /// costs less than solving with the blocks again (BDGESV, `2nb^2/3 + 2nbm`).
+    pub(super) fn formed_block_inverse(&self, f: &Factor, p: Props) -> Option<Arg> {
+        blocks(p)?;
+        let plain = Factor {
+            trans: false,
+            ..f.clone()
+        };
+        let a = self.memo.get(&format!("C:{}", chain_key(&[plain])))?;
+        let formed = self
+            .steps
+            .iter()
+            .any(|s| s.out == a.id && s.kernel == Kernel::BdGetri);
+        formed.then_some(Arg {
+            id: a.id,
+            trans: a.trans != f.trans,
+        })
     }
 }
