@@ -391,3 +391,35 @@ fn blocked_kalman_filter_gives_the_unblocked_outputs() {
         }
     }
 }
+
+/// Both Kalman filters of examples/blocks as programs (`--run --scale 0.25`) with every back
+/// end: each output against the program's own direct evaluation.
+#[test]
+fn kalman_programs_agree_with_direct_evaluation() {
+    if !has_cc() {
+        println!("skipped: no C compiler (cc)");
+        return;
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/blocks");
+    for f in ["kalman.la", "kalman_blocked.la"] {
+        let path = dir.join(f);
+        let path = path.to_string_lossy();
+        for b in backends() {
+            let (code, out, err) = polyscan(&[
+                "la",
+                &path,
+                "--time-limit",
+                "0",
+                "--run",
+                "--scale",
+                "0.25",
+                "--backend",
+                b,
+            ]);
+            assert_eq!(code, 0, "{f} {b}: {out}\n{err}");
+            let r = residuals(&out);
+            assert_eq!(r.len(), 2, "{f} {b}: {out}");
+            assert!(r.iter().all(|r| *r < 1e-10), "{f} {b}: {out}");
+        }
+    }
+}
