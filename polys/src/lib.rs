@@ -70,6 +70,7 @@ mod factor;
 mod gcd;
 mod int;
 mod modgcd;
+mod modres;
 mod modular;
 mod mono;
 mod parse;

@@ -202,13 +202,13 @@ fn gcd_mod(mut a: Vec<u64>, mut b: Vec<u64>, p: u64) -> Vec<u64> {
 
 /// A Chinese remainder reconstruction in progress: coefficients in the symmetric range
 /// `(-m/2, m/2]` of the product `m` of the primes absorbed so far.
-struct Crt {
-    coeffs: Vec<BigInt>,
-    modulus: BigInt,
+pub(crate) struct Crt {
+    pub(crate) coeffs: Vec<BigInt>,
+    pub(crate) modulus: BigInt,
 }
 
 impl Crt {
-    fn new(g: &[u64], p: u64) -> Crt {
+    pub(crate) fn new(g: &[u64], p: u64) -> Crt {
         let half = p / 2;
         Crt {
             coeffs: g
@@ -226,7 +226,7 @@ impl Crt {
     }
 
     /// Absorbs the image `g` modulo `p` (same length); whether any coefficient changed.
-    fn absorb(&mut self, g: &[u64], p: u64) -> bool {
+    pub(crate) fn absorb(&mut self, g: &[u64], p: u64) -> bool {
         // p is a new prime, so it does not divide the product of the earlier ones.
         let m_inv = inv_mod(self.modulus.rem_u64(p), p);
         let new_modulus = &self.modulus * p;

@@ -8,6 +8,7 @@
 //! fraction-free (Bareiss), which makes them an independent check on the PRS.
 
 use crate::coeff::Coeff;
+use crate::modres::{modular_discriminant, modular_resultant, ModFail};
 use crate::mono::Mono;
 use crate::poly::Poly;
 
@@ -218,15 +219,59 @@ impl<C: Coeff> Poly<C> {
             .expect("never stopped")
     }
 
-    /// [`Poly::resultant`], or `None` as soon as `stop()` says so: asked between the steps
-    /// of the remainder sequence, so that a caller with a deadline is not held for the
-    /// whole of a large resultant.
+    /// [`Poly::resultant`], or `None` as soon as `stop()` says so (asked between primes
+    /// and evaluation points, and inside the fallback's remainder sequence), so that a
+    /// caller with a deadline is not held for the whole of a large resultant.
+    ///
+    /// Linear and quadratic shapes are expanded directly; everything else goes by the
+    /// modular method ([`Poly::resultant_modular`]), and the subresultant PRS
+    /// ([`Poly::resultant_prs`]) only beyond its limits.
     pub fn resultant_until(
         &self,
         g: &Poly<C>,
         var: usize,
         stop: &dyn Fn() -> bool,
     ) -> Option<Poly<C>> {
+        if let Some(r) = self.resultant_shortcut(g, var) {
+            return Some(r);
+        }
+        match modular_resultant(self, g, var, stop) {
+            Ok(r) => Some(r),
+            Err(ModFail::Stopped) => None,
+            Err(ModFail::TooLarge) => self.resultant_prs_until(g, var, stop),
+        }
+    }
+
+    /// The resultant by the subresultant PRS over Z alone (no modular method, no
+    /// shortcuts beyond constants): the oracle of the modular method's tests.
+    pub fn resultant_prs(&self, g: &Poly<C>, var: usize) -> Poly<C> {
+        self.resultant_prs_until(g, var, &|| false)
+            .expect("never stopped")
+    }
+
+    /// The resultant by the modular method alone ([`Poly::resultant_until`] tries it
+    /// after its shortcuts): word primes, evaluation and interpolation in the other
+    /// variables, Chinese remaindering up to a Hadamard-type bound. `None` when the
+    /// problem is beyond its limits (more than 1000 primes or 2^22 evaluation points per
+    /// prime).
+    ///
+    /// ```
+    /// use polys::{Poly, Vars};
+    /// let mut v = Vars::from_names(["x", "y"]);
+    /// let f = Poly::parse("x^2 + y^2 - 4", &mut v).unwrap();
+    /// let g = Poly::parse("x*y^3 - 1", &mut v).unwrap();
+    /// assert_eq!(f.resultant_modular(&g, 1), Some(f.resultant_prs(&g, 1)));
+    /// ```
+    pub fn resultant_modular(&self, g: &Poly<C>, var: usize) -> Option<Poly<C>> {
+        if let Some(r) = constant_cases(self, g, var) {
+            return Some(r);
+        }
+        modular_resultant(self, g, var, &|| false).ok()
+    }
+
+    /// The direct expansions: zero and constant arguments, a factor of degree 1 in `var`,
+    /// two quadratics; `None` for everything else.
+    fn resultant_shortcut(&self, g: &Poly<C>, var: usize) -> Option<Poly<C>> {
         if self.is_zero() || g.is_zero() {
             return Some(Poly::zero());
         }
@@ -244,7 +289,7 @@ impl<C: Coeff> Poly<C> {
                 r
             });
         }
-        let (mut a, mut b) = (self.coeffs(var), g.coeffs(var));
+        let (a, b) = (self.coeffs(var), g.coeffs(var));
         let (m, n) = (a.len() - 1, b.len() - 1);
         if n == 0 {
             return Some(b[0].pow(m as u32));
@@ -286,6 +331,22 @@ impl<C: Coeff> Poly<C> {
             let (c20, c21, c10) = (cross(2, 0), cross(2, 1), cross(1, 0));
             return Some(c20.mul(&c20).sub(&c21.mul(&c10)));
         }
+        None
+    }
+
+    /// [`Poly::resultant_prs`], or `None` as soon as `stop()` says so (asked between the
+    /// steps of the remainder sequence and inside them).
+    pub fn resultant_prs_until(
+        &self,
+        g: &Poly<C>,
+        var: usize,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Poly<C>> {
+        if let Some(r) = constant_cases(self, g, var) {
+            return Some(r);
+        }
+        let (mut a, mut b) = (self.coeffs(var), g.coeffs(var));
+        let (m, n) = (a.len() - 1, b.len() - 1);
         let mut sign = 1;
         if m < n {
             std::mem::swap(&mut a, &mut b);
@@ -328,7 +389,8 @@ impl<C: Coeff> Poly<C> {
     }
 
     /// [`Poly::discriminant`], or `None` as soon as `stop()` says so (see
-    /// [`Poly::resultant_until`]).
+    /// [`Poly::resultant_until`]): quadratics by their formula, everything else by the
+    /// modular method, the PRS only beyond its limits.
     pub fn discriminant_until(&self, var: usize, stop: &dyn Fn() -> bool) -> Option<Poly<C>> {
         let m = self.degree(var);
         if m < 2 {
@@ -341,7 +403,36 @@ impl<C: Coeff> Poly<C> {
             let (c, b, a) = (&cs[0], &cs[1], &cs[2]);
             return Some(b.mul(b).sub(&a.mul(c).scale(&C::from_i64(4))));
         }
-        let r = self.resultant_until(&self.derivative(var), var, stop)?;
+        match modular_discriminant(self, var, stop) {
+            Ok(d) => Some(d),
+            Err(ModFail::Stopped) => None,
+            Err(ModFail::TooLarge) => self.discriminant_prs_until(var, stop),
+        }
+    }
+
+    /// The discriminant by the modular method alone (see [`Poly::resultant_modular`]);
+    /// `None` beyond its limits.
+    pub fn discriminant_modular(&self, var: usize) -> Option<Poly<C>> {
+        if self.degree(var) < 2 {
+            return Some(Poly::one());
+        }
+        modular_discriminant(self, var, &|| false).ok()
+    }
+
+    /// The discriminant from the subresultant PRS, `res(f, f')` divided exactly by
+    /// `lc(f)`: the oracle of the modular method's tests.
+    pub fn discriminant_prs(&self, var: usize) -> Poly<C> {
+        self.discriminant_prs_until(var, &|| false)
+            .expect("never stopped")
+    }
+
+    /// [`Poly::discriminant_prs`], or `None` as soon as `stop()` says so.
+    pub fn discriminant_prs_until(&self, var: usize, stop: &dyn Fn() -> bool) -> Option<Poly<C>> {
+        let m = self.degree(var);
+        if m < 2 {
+            return Some(Poly::one());
+        }
+        let r = self.resultant_prs_until(&self.derivative(var), var, stop)?;
         let d = exact(&r, &self.lc(var));
         Some(if (m * (m - 1) / 2) % 2 == 1 {
             d.neg()
@@ -418,6 +509,21 @@ fn bareiss_det<C: Coeff>(mut m: Vec<Vec<Poly<C>>>) -> Poly<C> {
     } else {
         d
     }
+}
+
+/// Zero arguments and arguments of degree 0 in `var`: `Res(f, c) = c^deg f`.
+fn constant_cases<C: Coeff>(f: &Poly<C>, g: &Poly<C>, var: usize) -> Option<Poly<C>> {
+    if f.is_zero() || g.is_zero() {
+        return Some(Poly::zero());
+    }
+    let (m, n) = (f.degree(var), g.degree(var));
+    if n == 0 {
+        return Some(g.pow(m));
+    }
+    if m == 0 {
+        return Some(f.pow(n));
+    }
+    None
 }
 
 #[cfg(test)]
