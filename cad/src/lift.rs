@@ -217,6 +217,7 @@ impl<'a> Lifter<'a> {
 
     /// The same lifter, stopping with [`CadError::Limit`] at `limits`.
     pub fn with_limits(self, limits: crate::Limits) -> Lifter<'a> {
+        self.stats.signs.set_deadline(limits.deadline);
         Lifter { limits, ..self }
     }
 
@@ -705,7 +706,10 @@ impl<'a> Lifter<'a> {
                     m = minimal_factor(&prefix[i], &m, i);
                     self.stats.minimal_polys.fetch_add(1, Relaxed);
                 }
-                r = r.resultant(&m.to_poly(i), i);
+                let late = || self.stats.signs.late();
+                r = r
+                    .resultant_until(&m.to_poly(i), i, &late)
+                    .ok_or_else(|| self.stats.signs.timed_out())?;
             }
             if !r.is_zero() {
                 let u = UPoly::from_poly(&r, k)?;

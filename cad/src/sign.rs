@@ -31,6 +31,33 @@ pub struct SignStats {
     interval: AtomicU64,
     exact_univariate: AtomicU64,
     exact_resultant: AtomicU64,
+    /// The lifting's deadline (set by [`crate::lift::Lifter::with_limits`]): the exact
+    /// stage's resultants ask it between primes and evaluation points, since one of them
+    /// can take longer than a whole time limit.
+    deadline: std::sync::OnceLock<(std::time::Instant, std::time::Duration)>,
+}
+
+impl SignStats {
+    /// Sets the deadline the exact stage stops at (the first one set stays).
+    pub(crate) fn set_deadline(&self, deadline: Option<(std::time::Instant, std::time::Duration)>) {
+        if let Some(d) = deadline {
+            // Already set: the same lifting's limits, or an earlier attempt's.
+            let _ = self.deadline.set(d);
+        }
+    }
+
+    /// Whether the deadline has passed.
+    pub(crate) fn late(&self) -> bool {
+        self.deadline
+            .get()
+            .is_some_and(|(at, _)| std::time::Instant::now() > *at)
+    }
+
+    /// The error of a computation stopped by [`SignStats::late`].
+    pub(crate) fn timed_out(&self) -> CadError {
+        let limit = self.deadline.get().map(|d| d.1).unwrap_or_default();
+        CadError::Limit(crate::StopReason::TimeLimit(limit))
+    }
 }
 
 /// A snapshot of [`SignStats`].
@@ -240,7 +267,7 @@ fn exact_stage(
         return Ok(a.sign_of(&UPoly::from_poly(&q, *v)?));
     }
     stats.exact_resultant.fetch_add(1, Relaxed);
-    sign_by_resultant(q, roots)
+    sign_by_resultant(q, roots, stats)
 }
 
 /// For every `x_v = n/d` of `values`: `v`, the powers `n^e` and the factors `d^(deg - e)`
@@ -528,11 +555,17 @@ fn direct_float_sign(p: &Poly, vars: &[usize], point: &[Algebraic]) -> Option<i3
 }
 
 /// Stage 3 with several algebraic coordinates.
-fn sign_by_resultant(mut q: Poly, mut roots: Vec<(usize, Algebraic)>) -> Result<i32, CadError> {
+fn sign_by_resultant(
+    mut q: Poly,
+    mut roots: Vec<(usize, Algebraic)>,
+    stats: &SignStats,
+) -> Result<i32, CadError> {
     let y = q.nvars();
     let mut r = Poly::var(y).sub(&q);
     for (v, a) in &roots {
-        r = r.resultant(&a.defining_poly().to_poly(*v), *v);
+        r = r
+            .resultant_until(&a.defining_poly().to_poly(*v), *v, &|| stats.late())
+            .ok_or_else(|| stats.timed_out())?;
     }
     let r = UPoly::from_poly(&r, y)?;
     if r.is_zero() {

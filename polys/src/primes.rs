@@ -58,11 +58,13 @@ pub(crate) fn pow_mod(x: u64, mut e: u64, p: u64) -> u64 {
     acc
 }
 
-/// The inverse of `a` modulo the prime `p` (`a` not divisible by `p`), by the extended
-/// Euclidean algorithm; 0 when `a` is 0 modulo `p` (no inverse: callers exclude it).
+/// The inverse of `a` modulo the prime `p < 2^63` (`a` not divisible by `p`), by the
+/// extended Euclidean algorithm in machine words (every remainder and Bezout coefficient
+/// is below `p` in absolute value); 0 when `a` is 0 modulo `p` (no inverse: callers
+/// exclude it).
 pub(crate) fn inv_mod(a: u64, p: u64) -> u64 {
-    let (mut r0, mut r1) = (p as i128, (a % p) as i128);
-    let (mut s0, mut s1) = (0i128, 1i128);
+    let (mut r0, mut r1) = (p as i64, (a % p) as i64);
+    let (mut s0, mut s1) = (0i64, 1i64);
     while r1 != 0 {
         let q = r0 / r1;
         (r0, r1) = (r1, r0 - q * r1);
@@ -71,7 +73,7 @@ pub(crate) fn inv_mod(a: u64, p: u64) -> u64 {
     if r0 != 1 {
         return 0;
     }
-    s0.rem_euclid(p as i128) as u64
+    s0.rem_euclid(p as i64) as u64
 }
 
 /// Deterministic for every `u64`: the first twelve primes as Miller–Rabin bases are enough
