@@ -8,7 +8,7 @@
 //! fraction-free (Bareiss), which makes them an independent check on the PRS.
 
 use crate::coeff::Coeff;
-use crate::modres::{modular_discriminant, modular_resultant, ModFail};
+use crate::modres::{modular_discriminant, modular_resultant, Grid, ModFail};
 use crate::mono::Mono;
 use crate::poly::Poly;
 
@@ -235,7 +235,7 @@ impl<C: Coeff> Poly<C> {
         if let Some(r) = self.resultant_shortcut(g, var) {
             return Some(r);
         }
-        match modular_resultant(self, g, var, stop) {
+        match modular_resultant(self, g, var, Grid::DenseOnly, stop) {
             Ok(r) => Some(r),
             Err(ModFail::Stopped) => None,
             Err(ModFail::TooLarge) => self.resultant_prs_until(g, var, stop),
@@ -266,7 +266,7 @@ impl<C: Coeff> Poly<C> {
         if let Some(r) = constant_cases(self, g, var) {
             return Some(r);
         }
-        modular_resultant(self, g, var, &|| false).ok()
+        modular_resultant(self, g, var, Grid::Any, &|| false).ok()
     }
 
     /// The direct expansions: zero and constant arguments, a factor of degree 1 in `var`,
@@ -403,7 +403,7 @@ impl<C: Coeff> Poly<C> {
             let (c, b, a) = (&cs[0], &cs[1], &cs[2]);
             return Some(b.mul(b).sub(&a.mul(c).scale(&C::from_i64(4))));
         }
-        match modular_discriminant(self, var, stop) {
+        match modular_discriminant(self, var, Grid::DenseOnly, stop) {
             Ok(d) => Some(d),
             Err(ModFail::Stopped) => None,
             Err(ModFail::TooLarge) => self.discriminant_prs_until(var, stop),
@@ -416,7 +416,7 @@ impl<C: Coeff> Poly<C> {
         if self.degree(var) < 2 {
             return Some(Poly::one());
         }
-        modular_discriminant(self, var, &|| false).ok()
+        modular_discriminant(self, var, Grid::Any, &|| false).ok()
     }
 
     /// The discriminant from the subresultant PRS, `res(f, f')` divided exactly by
