@@ -584,6 +584,29 @@ mod tests {
     }
 
     #[test]
+    fn sparse_grids_in_several_variables_go_to_the_prs() {
+        let mut v = Vars::from_names(["x0", "x1", "x2", "x3"]);
+        let f = p("x0^3 + x1^20*x2^20", &mut v);
+        let g = p("x0^2 + x3^20*x1", &mut v);
+        // Hundreds of thousands of grid points for four input terms.
+        assert_eq!(
+            modular_resultant(&f, &g, 0, Grid::DenseOnly, &|| false),
+            Err(ModFail::TooLarge)
+        );
+        assert_eq!(
+            f.resultant_until(&g, 0, &|| false),
+            Some(f.resultant_prs(&g, 0))
+        );
+        // One other variable: a dense problem, solved modularly either way.
+        let f1 = p("x0^3 + 5*x1^4 - 2", &mut v);
+        let g1 = p("x0^2*x1 - 7", &mut v);
+        assert_eq!(
+            modular_resultant(&f1, &g1, 0, Grid::DenseOnly, &|| false),
+            Ok(f1.resultant_prs(&g1, 0))
+        );
+    }
+
+    #[test]
     fn univariate_resultants_modulo_p() {
         let q = word_prime(0);
         let field = Field::new(q, 4);
@@ -639,16 +662,16 @@ mod tests {
         let g = p("(x + 2)*y^2 - x*y + 7", &mut v);
         for var in [0, 1] {
             assert_eq!(
-                modular_resultant(&f, &g, var, &|| false),
+                modular_resultant(&f, &g, var, Grid::Any, &|| false),
                 Ok(f.resultant_prs(&g, var))
             );
             assert_eq!(
-                modular_discriminant(&f, var, &|| false),
+                modular_discriminant(&f, var, Grid::Any, &|| false),
                 Ok(f.discriminant_prs(var))
             );
         }
         assert_eq!(
-            modular_resultant(&f, &g, 1, &|| true),
+            modular_resultant(&f, &g, 1, Grid::Any, &|| true),
             Err(ModFail::Stopped)
         );
     }
