@@ -838,7 +838,7 @@ impl Builder {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     const LS: &str = "n = 50\nm = 10\nMatrix X(n, m) <FullRank>\nColumnVector y(n) <>\nColumnVector b(m) <>\nb = inv(trans(X)*X)*trans(X)*y\n";
@@ -858,7 +858,9 @@ mod tests {
         assert_eq!(p.show(&p.assignments[0].rhs), "((a - b) + c)");
     }
 
-    fn err_pos(src: &str) -> (usize, usize, String) {
+    /// Line, column and message of the input error `src` gives (also the other parse
+    /// modules' tests).
+    pub(crate) fn err_pos(src: &str) -> (usize, usize, String) {
         match parse(src) {
             Err(LaError::Input {
                 line,

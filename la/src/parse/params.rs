@@ -86,21 +86,9 @@ pub(super) fn block_size(p: &mut Parser, pc: usize, rows: u64, cols: u64) -> Res
 
 #[cfg(test)]
 mod tests {
-    use crate::error::LaError;
     use crate::parse::parse;
+    use crate::parse::tests::err_pos;
     use crate::properties::Prop;
-
-    /// Line, column and message of the input error `src` gives.
-    fn err_pos(src: &str) -> (usize, usize, String) {
-        match parse(src) {
-            Err(LaError::Input {
-                line,
-                column,
-                message,
-            }) => (line, column, message),
-            other => panic!("expected an input error, got {other:?}"),
-        }
-    }
 
     #[test]
     fn block_diagonal_declarations() {
