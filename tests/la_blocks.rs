@@ -15,7 +15,7 @@ use polyscan_la::search::{solve, SearchOptions, Solution};
 use polyscan_la::symbolic::symbolic_cost;
 
 mod common;
-use common::la::{capi_driver_cc, kernels, openblas_available, polyscan};
+use common::la::{kernels, openblas_available, polyscan, run_capi_driver};
 
 /// `X = inv(T)` for ExaStencils' 15 x 15 block-diagonal matrix with blocks of 3.
 const INV: &str = "n = 15\nMatrix T(n, n) <BlockDiagonal(3)>\nMatrix X(n, n) <>\nX = inv(T)\n";
@@ -206,25 +206,7 @@ fn c_apis_agree_with_direct_evaluation() {
             let source = std::fs::read_to_string(&c_file).expect("NAME.c");
             assert!(source.contains("/* BD") || name == "blocks", "{name} {b}");
             let exe = dir.path().join("check");
-            let out = capi_driver_cc(&["-O2", "-std=gnu11"], &c_file, name, &exe, b)
-                .output()
-                .expect("run cc");
-            assert!(
-                out.status.success(),
-                "{name} {b}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            let out = Command::new(&exe)
-                .env("OPENBLAS_NUM_THREADS", "1")
-                .output()
-                .expect("run the driver");
-            let text = String::from_utf8_lossy(&out.stdout).into_owned();
-            let r: Vec<f64> = text
-                .lines()
-                .filter(|l| l.contains("residual "))
-                .filter_map(|l| l.rsplit(' ').next()?.parse().ok())
-                .collect();
-            assert!(out.status.success(), "{name} {b}: {text}");
+            let (text, r) = run_capi_driver(&c_file, name, &exe, b, &format!("{name} {b}"));
             // Two calls (packed and padded leading dimensions) per output.
             assert_eq!(r.len(), 2 * outputs, "{name} {b}: {text}");
             assert!(r.iter().all(|r| *r < 1e-10), "{name} {b}: {text}");

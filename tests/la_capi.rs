@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::Command;
 
 mod common;
-use common::la::{capi_driver_cc, polyscan, problems, scale_for};
+use common::la::{capi_driver_cc, polyscan, problems, residuals, scale_for};
 
 fn compiles(dir: &Path, body: &str, libs: &[&str]) -> bool {
     let c = dir.join("probe.c");
@@ -100,11 +100,7 @@ fn check_problems(range: std::ops::Range<usize>, backend: &str) {
         }
         let out = run.output().expect("run the driver");
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        let residuals: Vec<f64> = text
-            .lines()
-            .filter(|l| l.contains("residual "))
-            .filter_map(|l| l.rsplit(' ').next()?.parse().ok())
-            .collect();
+        let residuals = residuals(&text);
         println!(
             "{stem} {backend}: exit {:?}, residuals {residuals:?}",
             out.status.code()

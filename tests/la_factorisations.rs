@@ -16,7 +16,7 @@ use polyscan_la::parse::parse;
 use polyscan_la::search::{solve, FactorChoice, Preferred, SearchOptions, Solution};
 
 mod common;
-use common::la::{capi_driver_cc, kernels, openblas_available, polyscan, problems};
+use common::la::{kernels, openblas_available, polyscan, problems, run_capi_driver};
 
 /// Least squares with a nearly square A and many right-hand sides (QR is cheaper).
 const LS_SQUARE: &str = "n = 60\nm = 50\np = 40\nMatrix A(n, m) <FullRank>\nMatrix B(n, p) <>\nMatrix X(m, p) <>\nX = inv(trans(A) * A) * trans(A) * B\n";
@@ -293,25 +293,7 @@ fn c_apis_agree_with_direct_evaluation() {
             let first = seq.split(' ').next().unwrap_or_default();
             assert!(source.contains(&format!("/* {first}")), "{name} {b}");
             let exe = dir.path().join("check");
-            let out = capi_driver_cc(&["-O2", "-std=gnu11"], &c_file, name, &exe, b)
-                .output()
-                .expect("run cc");
-            assert!(
-                out.status.success(),
-                "{name} {b}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            let out = Command::new(&exe)
-                .env("OPENBLAS_NUM_THREADS", "1")
-                .output()
-                .expect("run the driver");
-            let text = String::from_utf8_lossy(&out.stdout).into_owned();
-            let residuals: Vec<f64> = text
-                .lines()
-                .filter(|l| l.contains("residual "))
-                .filter_map(|l| l.rsplit(' ').next()?.parse().ok())
-                .collect();
-            assert!(out.status.success(), "{name} {b}: {text}");
+            let (text, residuals) = run_capi_driver(&c_file, name, &exe, b, &format!("{name} {b}"));
             assert_eq!(residuals.len(), 2, "{name} {b}: {text}");
             assert!(residuals.iter().all(|r| *r < 1e-8), "{name} {b}: {text}");
         }

@@ -126,3 +126,39 @@ pub fn capi_driver_cc(
     }
     cc
 }
+
+/// The numbers after "residual " in a program's or driver's report, in order.
+pub fn residuals(text: &str) -> Vec<f64> {
+    text.lines()
+        .filter(|l| l.contains("residual "))
+        .filter_map(|l| l.rsplit(' ').next()?.parse().ok())
+        .collect()
+}
+
+/// Compiles `c_file` (a `--emit c-api` output named `stem`) with the generic driver into
+/// `exe`, runs it on one BLAS thread and returns its report and residuals; compiling and
+/// running must succeed (`what` names the case in the failure message).
+pub fn run_capi_driver(
+    c_file: &Path,
+    stem: &str,
+    exe: &Path,
+    backend: &str,
+    what: &str,
+) -> (String, Vec<f64>) {
+    let out = capi_driver_cc(&["-O2", "-std=gnu11"], c_file, stem, exe, backend)
+        .output()
+        .expect("run cc");
+    assert!(
+        out.status.success(),
+        "{what}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = Command::new(exe)
+        .env("OPENBLAS_NUM_THREADS", "1")
+        .output()
+        .expect("run the driver");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{what}: {text}");
+    let r = residuals(&text);
+    (text, r)
+}
