@@ -1,13 +1,13 @@
 #!/bin/sh
 # GFLOP/s of the kernels `polyscan kernel` emits (GEMM, SYRK, SYMM, TRMM, GEMV, TRSM, TRSV,
-# POTRF, GETRF, TRTRI) against naive loops and OpenBLAS on the same data in the same run
+# POTRF, GETRF, TRTRI, LAUUM) against naive loops and OpenBLAS on the same data in the same run
 # (not part of CI). One thread: timed in thread CPU time. `--threads N`: the kernels are
 # emitted with `--openmp` and built with -fopenmp, run with OMP_NUM_THREADS=N beside
 # OpenBLAS on N threads, timed in wall-clock time (the naive nests stay serial).
 #   sh benches/kernels.sh              # n = 256 512 1024 2048, best of 5, all kernels
 #   sh benches/kernels.sh --quick      # n = 512 1024, best of 3
 #   sh benches/kernels.sh --gemm-only  # (combinable with --quick)
-#   sh benches/kernels.sh --solvers-only  # TRSM, TRSV, POTRF, GETRF, TRTRI (with --quick too)
+#   sh benches/kernels.sh --solvers-only  # TRSM, TRSV, POTRF, GETRF, TRTRI, LAUUM (with --quick too)
 #   sh benches/kernels.sh --only POTRF    # one kernel
 #   sh benches/kernels.sh --threads 2     # both sides on two threads
 #   sh benches/kernels.sh --no-naive      # skip the naive nests (slow at n = 2048)
@@ -41,11 +41,11 @@ fi
 command -v gcc >/dev/null || { echo "gcc is needed" >&2; exit 3; }
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 cargo build --release --quiet
-for k in GEMM SYRK SYMM TRMM GEMV TRSM TRSV POTRF GETRF TRTRI; do
+for k in GEMM SYRK SYMM TRMM GEMV TRSM TRSV POTRF GETRF TRTRI LAUUM; do
   ./target/release/polyscan kernel $k --layout col $omp -o "$work/$k.c"
 done
 gcc -O2 -march=native $fomp -o "$work/bench" "$work"/GEMM.c "$work"/SYRK.c "$work"/SYMM.c "$work"/TRMM.c \
-  "$work"/GEMV.c "$work"/TRSM.c "$work"/TRSV.c "$work"/POTRF.c "$work"/GETRF.c "$work"/TRTRI.c \
+  "$work"/GEMV.c "$work"/TRSM.c "$work"/TRSV.c "$work"/POTRF.c "$work"/GETRF.c "$work"/TRTRI.c "$work"/LAUUM.c \
   benches/kernels_driver.c -lopenblas -lm
 echo "threads: $threads; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo

@@ -28,12 +28,15 @@ void polyscan_dtrsv(int64_t N, const double *A, int64_t lda, double *X, int64_t 
 int64_t polyscan_dpotrf(int64_t N, double *A, int64_t lda);
 int64_t polyscan_dgetrf(int64_t M, int64_t N, double *A, int64_t lda, int64_t *ipiv);
 int64_t polyscan_dtrtri(int64_t N, double *A, int64_t lda);
+void polyscan_dlauum(int64_t N, double alpha, const double *A, int64_t lda, double beta, double *C,
+                     int64_t ldc);
 void openblas_set_num_threads(int);
 /* LAPACK in libopenblas (Debian builds LAPACKE separately): the Fortran symbols, column-
    major, 32-bit integers; the trailing length of the character argument as gfortran passes
    it (OpenBLAS's own dpotrf_ ignores it). */
 void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info, size_t uplo_len);
 void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+void dlauum_(const char *uplo, const int *n, double *a, const int *lda, int *info, size_t uplo_len);
 void dtrtri_(const char *uplo, const char *diag, const int *n, double *a, const int *lda, int *info, size_t,
              size_t);
 
@@ -204,6 +207,22 @@ static void trtri_nv(int n, const double *A_, double *restrict B, double *restri
   }
 }
 
+/* LAUUM: lower C := L^T L. polyscan's kernel writes a separate C (beta = 0); LAPACK's
+   overwrites L in place (restored before each call). Naive: dot products over rows l >= i. */
+static void lauum_ps(int n, const double *A, double *B, double *C) { (void)B; polyscan_dlauum(n, 1.0, A, n, 0.0, C, n); }
+static void lauum_ob(int n, const double *A, double *B, double *C)
+{ (void)B; (void)C; int info; dlauum_("L", &n, (double *)A, &n, &info, 1); }
+static void lauum_nv(int n, const double *restrict A, double *restrict B, double *restrict C)
+{
+  (void)B;
+  for (int64_t j = 0; j < n; j++)
+    for (int64_t i = j; i < n; i++) {
+      double s = 0.0;
+      for (int64_t l = i; l < n; l++) s += A[l + i * n] * A[l + j * n];
+      C[i + j * n] = s;
+    }
+}
+
 typedef void (*prep_fn)(int n, const double *A, double *B, double *C);
 /* data: 0 random; 1 lower triangular, well conditioned (diagonal in [1, 2], off-diagonal
    below 1/n); 2 symmetric positive definite by diagonal dominance. */
@@ -222,8 +241,9 @@ int main(int argc, char **argv)
     { "POTRF", potrf_ps, (fn)potrf_nv, potrf_ob, 1.0 / 3.0, 0.0, restore_a, 2 },
     { "GETRF", getrf_ps, (fn)getrf_nv, getrf_ob, 2.0 / 3.0, 0.0, restore_a, 0 },
     { "TRTRI", trtri_ps, (fn)trtri_nv, trtri_ob, 1.0 / 3.0, 0.0, restore_a, 1 },
+    { "LAUUM", lauum_ps, (fn)lauum_nv, lauum_ob, 1.0 / 3.0, 0.0, restore_a, 1 },
   };
-  int reps = 5, first = 0, nk = 10, naive = 1;
+  int reps = 5, first = 0, nk = (int)(sizeof ks / sizeof ks[0]), naive = 1;
   const char *only = NULL;
   for (int a = 1; a < argc; a++) {
     if (strncmp(argv[a], "--threads=", 10) == 0) { threads = atoi(argv[a] + 10); continue; }

@@ -1,4 +1,4 @@
-//! Emitted blocked kernels (`polyscan kernel`: GEMM, SYRK, SYMM, TRMM, GEMV; the solvers
+//! Emitted blocked kernels (`polyscan kernel`: GEMM, SYRK, SYMM, TRMM, GEMV, LAUUM; the solvers
 //! and factorisations TRSM, TRSV, POTRF, GETRF further down), compiled
 //! with gcc -O2 -march=native and checked against a naive loop nest in C: every
 //! m = n = k in 1..=40, a few hundred random (m, n, k) up to 40, several tile sizes
@@ -20,8 +20,8 @@ fn compiler() -> String {
     cc
 }
 
-/// The checking driver, for the kernel selected by `-DKERNEL=1..5` (GEMM, SYRK, SYMM,
-/// TRMM, GEMV), `-DROWMAJOR=0|1` and `-DUPPER=0|1`. Triangles a kernel must not read hold NaN;
+/// The checking driver, for the kernel selected by `-DKERNEL=1..6` (GEMM, SYRK, SYMM,
+/// TRMM, GEMV, LAUUM), `-DROWMAJOR=0|1` and `-DUPPER=0|1`. Triangles a kernel must not read hold NaN;
 /// elements it must not write are compared bit for bit.
 const DRIVER: &str = r#"
 #include <math.h>
@@ -41,9 +41,19 @@ void polyscan_dsymm_tiled(int64_t M, int64_t N, double alpha, const double *A, i
 #elif KERNEL == 4
 void polyscan_dtrmm(int64_t M, int64_t N, double alpha, const double *A, int64_t lda, double *B, int64_t ldb);
 void polyscan_dtrmm_tiled(int64_t M, int64_t N, double alpha, const double *A, int64_t lda, double *B, int64_t ldb, const int64_t *tile_sizes);
+#elif KERNEL == 6
+void polyscan_dlauum(int64_t N, double alpha, const double *A, int64_t lda, double beta, double *C, int64_t ldc);
+void polyscan_dlauum_tiled(int64_t N, double alpha, const double *A, int64_t lda, double beta, double *C, int64_t ldc, const int64_t *tile_sizes);
 #else
 void polyscan_dgemv(int64_t M, int64_t N, double alpha, const double *A, int64_t lda, const double *X, int64_t incX, double beta, double *Y, int64_t incY);
 void polyscan_dgemv_tiled(int64_t M, int64_t N, double alpha, const double *A, int64_t lda, const double *X, int64_t incX, double beta, double *Y, int64_t incY, const int64_t *tile_sizes);
+#endif
+
+#ifndef TRANSA
+#define TRANSA 0
+#endif
+#ifndef TRANSB
+#define TRANSB 0
 #endif
 
 static uint64_t rng = 88172645463325252ull;
@@ -85,14 +95,17 @@ static void check(int64_t m, int64_t n, int64_t k, const int64_t *ts, double alp
 {
   int64_t pad = (int64_t)(next() % 3);
 #if KERNEL == 1
-  mat A = mk(m, k, pad), B = mk(k, n, pad), C = mk(m, n, pad);
+  /* op(A) = A^T with -DTRANSA=1, op(B) = B^T with -DTRANSB=1: stored k x m, n x k. */
+  mat A = TRANSA ? mk(k, m, pad) : mk(m, k, pad), B = TRANSB ? mk(n, k, pad) : mk(k, n, pad), C = mk(m, n, pad);
+#define OPA(i, l) (TRANSA ? EL(A, l, i) : EL(A, i, l))
+#define OPB(l, j) (TRANSB ? EL(B, j, l) : EL(B, l, j))
   if (beta == 0.0) for (int64_t i = 0; i < m; i++) for (int64_t j = 0; j < n; j++) EL(C, i, j) = NAN;
   mat R = copy(C), W = copy(C);
   for (int64_t e = 0; e < W.len; e++) W.p[e] = -1.0;
   for (int64_t i = 0; i < m; i++)
     for (int64_t j = 0; j < n; j++) {
       double s = 0.0, mag = 0.0;
-      for (int64_t l = 0; l < k; l++) { s += EL(A, i, l) * EL(B, l, j); mag += fabs(EL(A, i, l) * EL(B, l, j)); }
+      for (int64_t l = 0; l < k; l++) { s += OPA(i, l) * OPB(l, j); mag += fabs(OPA(i, l) * OPB(l, j)); }
       double c0 = beta == 0.0 ? 0.0 : beta * EL(C, i, j);
       EL(R, i, j) = alpha * s + c0;
       EL(W, i, j) = fabs(alpha) * mag + fabs(c0);
@@ -160,6 +173,26 @@ static void check(int64_t m, int64_t n, int64_t k, const int64_t *ts, double alp
   if (ts) polyscan_dtrmm_tiled(m, n, alpha, A.p, A.ld, C.p, C.ld, ts);
   else polyscan_dtrmm(m, n, alpha, A.p, A.ld, C.p, C.ld);
   compare(C, R, W, m, n, k, ts, alpha, 0.0);
+#elif KERNEL == 6
+  (void)k;
+  n = m;
+  mat A = mk(n, n, pad), C = mk(n, n, pad);
+  for (int64_t r = 0; r < n; r++)
+    for (int64_t c = r + 1; c < n; c++) EL(A, r, c) = NAN; /* the strict upper triangle */
+  if (beta == 0.0) for (int64_t i = 0; i < n; i++) for (int64_t j = 0; j < n; j++) EL(C, i, j) = NAN;
+  mat R = copy(C), W = copy(C);
+  for (int64_t e = 0; e < W.len; e++) W.p[e] = -1.0;
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t j = 0; j <= i; j++) {
+      double s = 0.0, mag = 0.0;
+      for (int64_t l = i; l < n; l++) { s += EL(A, l, i) * EL(A, l, j); mag += fabs(EL(A, l, i) * EL(A, l, j)); }
+      double c0 = beta == 0.0 ? 0.0 : beta * EL(C, i, j);
+      EL(R, i, j) = alpha * s + c0;
+      EL(W, i, j) = fabs(alpha) * mag + fabs(c0);
+    }
+  if (ts) polyscan_dlauum_tiled(n, alpha, A.p, A.ld, beta, C.p, C.ld, ts);
+  else polyscan_dlauum(n, alpha, A.p, A.ld, beta, C.p, C.ld);
+  compare(C, R, W, m, n, k, ts, alpha, beta);
 #else
   /* x and y as 1 x len "matrices" with the increment as spacing; negative increments
      store the vector backwards, as in BLAS. */
@@ -237,12 +270,17 @@ fn run(kernel: Blas, layout: Layout, uplo: Option<Uplo>) {
 }
 
 fn run_with(kernel: Blas, layout: Layout, uplo: Option<Uplo>, openmp: bool) {
-    let cc = compiler();
-    let text = emit(&Request {
+    run_request(&Request {
         openmp,
         ..request(kernel, layout, uplo)
-    })
-    .expect("the kernel emits");
+    });
+}
+
+/// Compiles `req`'s kernel with the checking driver and runs it.
+fn run_request(req: &Request) {
+    let (kernel, layout, uplo, openmp) = (req.kernel, req.layout, req.uplo, req.openmp);
+    let cc = compiler();
+    let text = emit(req).expect("the kernel emits");
     let dir = tempfile::tempdir().expect("temporary directory");
     let src = dir.path().join("kernel.c");
     let driver = dir.path().join("driver.c");
@@ -255,6 +293,7 @@ fn run_with(kernel: Blas, layout: Layout, uplo: Option<Uplo>, openmp: bool) {
         Blas::Symm => 3,
         Blas::Trmm => 4,
         Blas::Gemv => 5,
+        Blas::Lauum => 6,
         other => panic!("{other:?} has its own driver (run_solver)"),
     };
     let out = Command::new(&cc)
@@ -267,6 +306,14 @@ fn run_with(kernel: Blas, layout: Layout, uplo: Option<Uplo>, openmp: bool) {
         .arg(format!("-DKERNEL={id}"))
         .arg(format!("-DROWMAJOR={}", u8::from(layout == Layout::Row)))
         .arg(format!("-DUPPER={}", u8::from(uplo == Some(Uplo::Upper))))
+        .arg(format!(
+            "-DTRANSA={}",
+            u8::from(req.trans == Some(Trans::Yes))
+        ))
+        .arg(format!(
+            "-DTRANSB={}",
+            u8::from(req.transb == Some(Trans::Yes))
+        ))
         .arg(&src)
         .arg(&driver)
         .arg("-o")
@@ -299,6 +346,24 @@ fn gemm_matches_naive_loops_in_both_layouts() {
 }
 
 #[test]
+fn gemm_with_transposed_operands_matches_naive_loops() {
+    for layout in [Layout::Col, Layout::Row] {
+        for (ta, tb) in [
+            (Trans::Yes, Trans::No),
+            (Trans::No, Trans::Yes),
+            (Trans::Yes, Trans::Yes),
+        ] {
+            run_request(&Request {
+                layout,
+                trans: Some(ta),
+                transb: Some(tb),
+                ..Request::new(Blas::Gemm)
+            });
+        }
+    }
+}
+
+#[test]
 fn syrk_matches_naive_loops() {
     for layout in [Layout::Col, Layout::Row] {
         for uplo in [Uplo::Lower, Uplo::Upper] {
@@ -327,6 +392,15 @@ fn trmm_matches_naive_loops() {
     run(Blas::Trmm, Layout::Col, None);
     run(Blas::Trmm, Layout::Row, Some(Uplo::Lower));
     let upper = emit(&request(Blas::Trmm, Layout::Col, Some(Uplo::Upper)));
+    assert!(matches!(upper, Err(KernelError::BadInput(_))));
+}
+
+#[test]
+fn lauum_matches_naive_loops() {
+    run(Blas::Lauum, Layout::Col, None);
+    run(Blas::Lauum, Layout::Row, Some(Uplo::Lower));
+    run_with(Blas::Lauum, Layout::Col, None, true);
+    let upper = emit(&request(Blas::Lauum, Layout::Col, Some(Uplo::Upper)));
     assert!(matches!(upper, Err(KernelError::BadInput(_))));
 }
 
@@ -890,7 +964,8 @@ fn openmp_kernels_match_naive_loops_on_two_threads() {
 fn flags_a_kernel_does_not_take_are_bad_input() {
     let bin = env!("CARGO_BIN_EXE_polyscan");
     for args in [
-        &["kernel", "GEMM", "--trans", "T"][..],
+        &["kernel", "GEMM", "--side", "R"][..],
+        &["kernel", "SYRK", "--transb", "T"],
         &["kernel", "POTRF", "--side", "R"],
         &["kernel", "GETRF", "--uplo", "U"],
         &["kernel", "TRSV", "--side", "L"],

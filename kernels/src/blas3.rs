@@ -1,8 +1,8 @@
-//! The GEMM-shaped kernels (GEMM, SYRK, SYMM, TRMM): one emitter for all four, from the
+//! The GEMM-shaped kernels (GEMM, SYRK, SYMM, TRMM, LAUUM): one emitter for all five, from the
 //! per-kernel definitions of [`crate::defs`], the tiled catalogue nest and the packed
 //! runtime; the fixed C of the entry points is `c/blas3.c`.
 //!
-//! Triangular domains (SYRK, TRMM): partial tiles, along the diagonal a large share of the
+//! Triangular domains (SYRK, TRMM, LAUUM): partial tiles, along the diagonal a large share of the
 //! work, run the packed path with masks; rectangular ones keep the generic nest there.
 
 use crate::defs;
@@ -27,13 +27,14 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
     // packed path as well (clipped to the extents, masked on triangular domains): at
     // extents that are not multiples of the tile sizes the generic nest there ran at a
     // fraction of the speed.
-    let (spec, nest) = nest::catalogue_nest(
-        kernel,
-        &[1, 2, 0],
-        &["sz_j", "sz_l", "sz_i"],
-        true,
-        &["j", "l", "i"],
-    )?;
+    // The catalogue names LAUUM's reduction k (LAPACK's loops), the others' l.
+    let loops: [&str; 3] = if req.kernel == crate::request::Blas::Lauum {
+        ["j", "k", "i"]
+    } else {
+        ["j", "l", "i"]
+    };
+    let (spec, nest) =
+        nest::catalogue_nest(kernel, &[1, 2, 0], &["sz_j", "sz_l", "sz_i"], true, &loops)?;
     if nest.full_branches == 0 {
         return Err(KernelError::Generation(format!(
             "no full-tile branch in the {} nest",

@@ -3,7 +3,7 @@
 //! (quick returns, beta scaling, copies), the element macros the catalogue body uses, and
 //! how the packing routines read op(A) and op(B) for the full tiles.
 
-use crate::request::{Blas, KernelError, Layout, Request, Uplo};
+use crate::request::{Blas, KernelError, Layout, Request, Trans, Uplo};
 use crate::runtime::Operands;
 use crate::template::fill;
 use crate::text::element;
@@ -78,8 +78,19 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
         }
         Blas::Gemm => {
             let (rs, cs) = strides(l, "ldc", false);
+            let ta = req.trans == Some(Trans::Yes);
+            let tb = req.transb == Some(Trans::Yes);
+            // op(A)(i, l) is A(l, i) when A is transposed: the stored array is read with
+            // the indices swapped, and its unit stride moves from i to l (or back).
+            let (ar, ac) = if ta { ("l", "i") } else { ("i", "l") };
+            let (br, bc) = if tb { ("j", "l") } else { ("l", "j") };
+            let flag = |t: bool| if t { "CblasTrans" } else { "CblasNoTrans" };
             Def {
-                what: format!("C := alpha * A * B + beta * C ({layout_name}-major, no transposes), A M x K, B K x N, C M x N."),
+                what: format!(
+                    "C := alpha * op(A) * op(B) + beta * C ({layout_name}-major, {} A, {} B), op(A) M x K, op(B) K x N, C M x N.",
+                    flag(ta),
+                    flag(tb)
+                ),
                 args: "int64_t M, int64_t N, int64_t K, double alpha, const double *A, int64_t lda, \
                        const double *B, int64_t ldb, double beta, double *C, int64_t ldc",
                 call: "M, N, K, alpha, A, lda, B, ldb, beta, C, ldc",
@@ -91,20 +102,29 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                 epilogue: String::new(),
                 accessors: format!(
                     "#define PS_A(r, c) {}\n#define PS_B(r, c) {}\n#define PS_C(r, c) {}\n",
-                    element("A", "lda", l, "r", "c"),
-                    element("B", "ldb", l, "r", "c"),
+                    if ta {
+                        element("A", "lda", l, "c", "r")
+                    } else {
+                        element("A", "lda", l, "r", "c")
+                    },
+                    if tb {
+                        element("B", "ldb", l, "c", "r")
+                    } else {
+                        element("B", "ldb", l, "r", "c")
+                    },
                     element("C", "ldc", l, "r", "c"),
                 ),
                 ops: Operands {
-                    opa: element("a", "lda", l, "i", "l"),
-                    opa_i_contiguous: col,
-                    opa_unit_columns: col,
-                    opb: element("b", "ldb", l, "l", "j"),
-                    opb_l_contiguous: col,
-                    opb_unit_rows: !col,
+                    opa: element("a", "lda", l, ar, ac),
+                    opa_i_contiguous: col != ta,
+                    opa_unit_columns: col != ta,
+                    opb: element("b", "ldb", l, br, bc),
+                    opb_l_contiguous: col != tb,
+                    opb_unit_rows: col == tb,
                     a_mask: None,
                     c_mask: None,
                     a_lend: None,
+                    a_lstart: None,
                 },
                 blk: [
                     "A".into(),
@@ -153,6 +173,7 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                     a_mask: None,
                     c_mask: Some("(j) <= (i)".into()),
                     a_lend: None,
+                    a_lstart: None,
                 },
                 blk: [
                     "A".into(),
@@ -211,6 +232,7 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                     a_mask: None,
                     c_mask: None,
                     a_lend: None,
+                    a_lstart: None,
                 },
                 blk: [
                     "A".into(),
@@ -222,6 +244,60 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                     cs,
                 ],
                 extents: ["M", "N", "M"],
+            }
+        }
+        Blas::Lauum => {
+            if upper {
+                return Err(KernelError::BadInput(
+                    "LAUUM: only --uplo L (the catalogue's domain is L^T L of a lower triangle)"
+                        .into(),
+                ));
+            }
+            let (rs, cs) = strides(l, "ldc", false);
+            // op(A)(i, l) = L(l, i) and op(B)(l, j) = L(l, j): SYRK's reads of a
+            // triangle. A is zero above its diagonal (the mask l >= i); B is read through
+            // the same condition, l >= j, so that whatever the caller keeps in L's upper
+            // triangle (BLAS never reads it; NaN there is legal) never reaches a product.
+            Def {
+                what: format!(
+                    "C := alpha * L^T * L + beta * C ({layout_name}-major, L lower triangular, not referenced above its diagonal; the lower triangle of C), L and C N x N, C not overlapping L."
+                ),
+                args: "int64_t N, double alpha, const double *A, int64_t lda, \
+                       double beta, double *C, int64_t ldc",
+                call: "N, alpha, A, lda, beta, C, ldc",
+                prologue: format!(
+                    "  if (N <= 0) return;\n{}  if (alpha == 0.0) return;\n",
+                    beta_scaling("N", "N", true)
+                ),
+                bind: "const int64_t n = N;",
+                epilogue: String::new(),
+                accessors: format!(
+                    "#define PS_L(r, c) {}\n#define PS_C(r, c) {}\n",
+                    element("A", "lda", l, "r", "c"),
+                    element("C", "ldc", l, "r", "c"),
+                ),
+                ops: Operands {
+                    opa: element("a", "lda", l, "l", "i"),
+                    opa_i_contiguous: !col,
+                    opa_unit_columns: !col,
+                    opb: format!("(l) >= (j) ? {} : 0.0", element("b", "ldb", l, "l", "j")),
+                    opb_l_contiguous: col,
+                    opb_unit_rows: false,
+                    a_mask: Some("(l) >= (i)".into()),
+                    c_mask: Some("(j) <= (i)".into()),
+                    a_lend: None,
+                    a_lstart: Some("(i)".into()),
+                },
+                blk: [
+                    "A".into(),
+                    "A".into(),
+                    "lda".into(),
+                    "lda".into(),
+                    "C".into(),
+                    rs,
+                    cs,
+                ],
+                extents: ["N", "N", "N"],
             }
         }
         Blas::Trmm => {
@@ -260,6 +336,7 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                     a_mask: Some("(l) <= (i)".into()),
                     c_mask: None,
                     a_lend: Some("(i) + 1".into()),
+                    a_lstart: None,
                 },
                 blk: [
                     "A".into(),

@@ -75,6 +75,10 @@ pub fn emit_parts(req: &Request) -> Result<KernelParts, KernelError> {
     let misplaced = [
         ("--uplo", req.uplo.is_some() && !req.kernel.takes_uplo()),
         ("--trans", req.trans.is_some() && !req.kernel.takes_trans()),
+        (
+            "--transb",
+            req.transb.is_some() && !req.kernel.takes_transb(),
+        ),
         ("--diag", req.diag.is_some() && !req.kernel.takes_diag()),
         ("--side", req.side.is_some() && !req.kernel.takes_side()),
     ];
@@ -84,7 +88,7 @@ pub fn emit_parts(req: &Request) -> Result<KernelParts, KernelError> {
         )));
     }
     match req.kernel {
-        Blas::Gemm | Blas::Syrk | Blas::Symm | Blas::Trmm => blas3::emit(req),
+        Blas::Gemm | Blas::Syrk | Blas::Symm | Blas::Trmm | Blas::Lauum => blas3::emit(req),
         Blas::Gemv => gemv::emit(req),
         Blas::Trsm => solve::emit_trsm(req),
         Blas::Trsv => solve::emit_trsv(req),

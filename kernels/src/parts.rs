@@ -75,6 +75,99 @@ impl KernelParts {
     pub fn own(&self) -> String {
         format!("{}\n{}{}", self.head, self.packing, self.body)
     }
+
+    /// [`KernelParts::own`] with every function it defines renamed `NAME<suffix>`
+    /// (`polyscan_dtrsm` becomes `polyscan_dtrsm_ut` and so do its static helpers), so
+    /// that instances of one kernel with different flags can share a file. Names of
+    /// the shared helpers and runtimes, which the text uses but does not define, stay.
+    pub fn own_renamed(&self, suffix: &str) -> String {
+        let own = self.own();
+        let names = defined_functions(&own);
+        rename_identifiers(&own, &names, suffix)
+    }
+}
+
+/// Names of the functions `text` declares or defines at file scope: lines that start a
+/// declaration in column 0 (this crate's C puts every one there, attributes on the same
+/// line), whose name, the identifier before the parameter list, starts with `ps_` or
+/// `polyscan_`.
+fn defined_functions(text: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for line in text.lines() {
+        if !line.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            || line.starts_with("typedef")
+            || line.starts_with("_Static_assert")
+        {
+            continue;
+        }
+        let bare = strip_attributes(line);
+        let Some(open) = bare.find('(') else {
+            continue;
+        };
+        let head = bare[..open].trim_end();
+        let start = head
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(0, |p| p + 1);
+        let name = &head[start..];
+        if (name.starts_with("ps_") || name.starts_with("polyscan_"))
+            && !names.iter().any(|n| n == name)
+        {
+            names.push(name.to_string());
+        }
+    }
+    names
+}
+
+/// `line` without its `__attribute__((...))` groups (balanced parentheses).
+fn strip_attributes(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find("__attribute__") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + "__attribute__".len()..];
+        let mut depth = 0usize;
+        let mut end = after.len();
+        for (i, c) in after.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        end = i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `text` with every identifier token in `names` followed by `suffix` (whole tokens only:
+/// `ps_trsm_step` is not a match inside `ps_trsm_step2`).
+fn rename_identifiers(text: &str, names: &[String], suffix: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 64 * names.len());
+    let mut token = String::new();
+    let flush = |token: &mut String, out: &mut String| {
+        out.push_str(token);
+        if names.iter().any(|n| n == token) {
+            out.push_str(suffix);
+        }
+        token.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            token.push(c);
+        } else {
+            flush(&mut token, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut token, &mut out);
+    out
 }
 
 /// The opening comment (with the command that reproduces the file), the includes and,
@@ -93,6 +186,13 @@ fn head(req: &Request) -> String {
             " --trans N"
         } else {
             " --trans T"
+        });
+    }
+    if let Some(t) = req.transb {
+        flags.push_str(if t == Trans::No {
+            " --transb N"
+        } else {
+            " --transb T"
         });
     }
     if let Some(d) = req.side {
@@ -152,6 +252,18 @@ fn defined_macros(texts: &[&str]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn renaming_takes_definitions_and_leaves_what_is_used_only() {
+        let text = "static __attribute__((unused)) void ps_x_pack(int a) { ps_shared(a); }\n\
+                    void polyscan_dx(int a) { ps_x_pack(a); ps_x_pack2(a); }\n  int ps_local(int);\n";
+        assert_eq!(defined_functions(text), ["ps_x_pack", "polyscan_dx"]);
+        let names = defined_functions(text);
+        let renamed = rename_identifiers(text, &names, "_ut");
+        assert!(renamed.contains("void ps_x_pack_ut(int a) { ps_shared(a); }"));
+        assert!(renamed.contains("void polyscan_dx_ut(int a) { ps_x_pack_ut(a); ps_x_pack2(a); }"));
+        assert!(renamed.contains("int ps_local(int);"));
+    }
 
     #[test]
     fn defined_macros_in_order_with_repeats() {

@@ -74,6 +74,9 @@ pub enum Blas {
     Getrf,
     /// Inverse of a triangular matrix.
     Trtri,
+    /// `C := alpha L^T L + beta C` with L lower triangular, the lower triangle of C
+    /// (LAPACK's LAUUM, out of place).
+    Lauum,
 }
 
 /// Why no kernel could be emitted.
@@ -108,6 +111,7 @@ impl Blas {
         Blas::Potrf,
         Blas::Getrf,
         Blas::Trtri,
+        Blas::Lauum,
     ];
 
     /// Parses a kernel name as in the catalogue (`GEMM`) or CBLAS (`dgemm`), any case.
@@ -133,6 +137,7 @@ impl Blas {
             "potrf" => Ok(Blas::Potrf),
             "getrf" => Ok(Blas::Getrf),
             "trtri" => Ok(Blas::Trtri),
+            "lauum" => Ok(Blas::Lauum),
             _ => Err(KernelError::BadInput(format!(
                 "unknown kernel '{name}': available: {}",
                 Blas::ALL
@@ -157,6 +162,7 @@ impl Blas {
             Blas::Potrf => Kernel::Potrf,
             Blas::Getrf => Kernel::Getrf,
             Blas::Trtri => Kernel::Trtri,
+            Blas::Lauum => Kernel::Lauum,
         }
     }
 
@@ -173,6 +179,7 @@ impl Blas {
             Blas::Potrf => "polyscan_dpotrf",
             Blas::Getrf => "polyscan_dgetrf",
             Blas::Trtri => "polyscan_dtrtri",
+            Blas::Lauum => "polyscan_dlauum",
         }
     }
 
@@ -190,9 +197,14 @@ impl Blas {
         !matches!(self, Blas::Gemm | Blas::Gemv | Blas::Getrf)
     }
 
-    /// Whether `--trans` means something for this kernel.
+    /// Whether `--trans` means something for this kernel (GEMM: op(A)).
     pub fn takes_trans(self) -> bool {
-        matches!(self, Blas::Trsm | Blas::Trsv)
+        matches!(self, Blas::Trsm | Blas::Trsv | Blas::Gemm)
+    }
+
+    /// Whether `--transb` means something for this kernel (GEMM: op(B)).
+    pub fn takes_transb(self) -> bool {
+        self == Blas::Gemm
     }
 
     /// Whether `--diag` means something for this kernel.
@@ -290,8 +302,10 @@ pub struct Request {
     pub layout: Layout,
     /// SYRK, SYMM, TRMM, TRSM, TRSV, POTRF, TRTRI (default: lower).
     pub uplo: Option<Uplo>,
-    /// TRSM, TRSV (default: no transpose).
+    /// TRSM, TRSV: the triangular operand; GEMM: A (default: no transpose).
     pub trans: Option<Trans>,
+    /// GEMM: B (default: no transpose).
+    pub transb: Option<Trans>,
     /// TRSM (default: left).
     pub side: Option<Side>,
     /// TRSM, TRSV, TRTRI (default: non-unit).
@@ -314,6 +328,7 @@ impl Request {
             layout: Layout::Col,
             uplo: None,
             trans: None,
+            transb: None,
             side: None,
             diag: None,
             openmp: false,

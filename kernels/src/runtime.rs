@@ -45,6 +45,10 @@ pub struct Operands {
     /// With `a_mask`: the end (exclusive) of the l-range inside it for rows up to `i`, so
     /// that a micro-panel's all-zero tail of the reduction is skipped (TRMM: `i + 1`).
     pub a_lend: Option<String>,
+    /// With `a_mask`: the start of the l-range inside it for rows from `i` on, so that a
+    /// micro-panel's all-zero head of the reduction is skipped (LAUUM: `i`; default 0,
+    /// the first l of any tile).
+    pub a_lstart: Option<String>,
 }
 
 /// The shared helpers of every kernel file: vector type, micro-kernel, block state,
@@ -86,6 +90,11 @@ pub fn blocked(tag: &str, ops: &Operands) -> String {
         "#define PS_LEND(i) ({})",
         ops.a_lend.as_deref().unwrap_or("INT64_MAX")
     );
+    let _ = writeln!(
+        s,
+        "#define PS_LSTART(i) ({})",
+        ops.a_lstart.as_deref().unwrap_or("0")
+    );
     // Packing A: micro-panel ir holds rows ir..ir+MR-1 as kc columns of MR; rows past the
     // extent and entries outside the domain (the mask) are zeros.
     let pack_a_inner = if ops.opa_i_contiguous {
@@ -114,7 +123,7 @@ pub fn blocked(tag: &str, ops: &Operands) -> String {
         "static __attribute__((unused)) void ps_{tag}_part(ps_blk *x, int64_t i0, int64_t j0, int64_t l0) {{ ps_{tag}_tile(x, i0, j0, l0, {}); }}",
         i32::from(masked)
     );
-    s.push_str("#undef PS_OPA\n#undef PS_OPB\n#undef PS_AMASK\n#undef PS_AMASK_ON\n#undef PS_OPA_COLUMNS\n#undef PS_OPB_ROWS\n#undef PS_CMASK\n#undef PS_LEND\n");
+    s.push_str("#undef PS_OPA\n#undef PS_OPB\n#undef PS_AMASK\n#undef PS_AMASK_ON\n#undef PS_OPA_COLUMNS\n#undef PS_OPB_ROWS\n#undef PS_CMASK\n#undef PS_LEND\n#undef PS_LSTART\n");
     s
 }
 

@@ -235,6 +235,7 @@ pub(crate) fn emit_trsm(req: &Request) -> Result<KernelParts, KernelError> {
         a_mask: None,
         c_mask: None,
         a_lend: None,
+        a_lstart: None,
     };
     let fast = "ps_trsm_step(PS_W, ps_t, ps_trs, ps_tcs, ps_x, ps_xrs, ps_xcs, (t3) * sz_i, (t1) * sz_j, (t2) * sz_l, sz_i, sz_j, sz_l)";
     let (defs, undefs) = dispatch(&nest, fast, &["sz_j", "sz_l", "sz_i"]);
@@ -400,6 +401,7 @@ pub(crate) fn emit_trtri(req: &Request) -> Result<KernelParts, KernelError> {
         a_mask: None,
         c_mask: None,
         a_lend: None,
+        a_lstart: None,
     };
     let fast = "ps_trtri_step(PS_W, ps_t, ps_trs, ps_tcs, ps_w, n, (t1) * sz_j, (t2) * sz_k, (t3) * sz_i, sz_j, sz_k, sz_i)";
     let (defs, undefs) = dispatch(&nest, fast, &["sz_j", "sz_k", "sz_i"]);

@@ -300,8 +300,9 @@ pub fn la_program(
 /// A blocked BLAS/LAPACK kernel as one C file, as ``polyscan kernel NAME``:
 /// ``polyscan_dNAME`` (CBLAS's arguments after the enumerations) and
 /// ``polyscan_dNAME_tiled``. Names: GEMM, SYRK, SYMM, TRMM, GEMV, TRSM, TRSV, POTRF,
-/// GETRF, TRTRI (also ``dgemm``, ``cblas_dgemm``, ...); ``uplo`` ``"L"``/``"U"``,
-/// ``trans`` ``"N"``/``"T"``, ``side`` ``"L"``/``"R"``, ``diag`` ``"N"``/``"U"``
+/// GETRF, TRTRI, LAUUM (also ``dgemm``, ``cblas_dgemm``, ...); ``uplo`` ``"L"``/``"U"``,
+/// ``trans`` ``"N"``/``"T"`` (GEMM: of A), ``transb`` (GEMM: of B), ``side``
+/// ``"L"``/``"R"``, ``diag`` ``"N"``/``"U"``
 /// (``None``: the kernel's default; a flag the kernel does not take is an
 /// ``InputError``), ``layout`` ``"col"`` or ``"row"``, ``openmp`` pragmas on the tile
 /// loops that carry no dependence.
@@ -311,7 +312,7 @@ pub fn la_program(
 /// True
 #[pyfunction]
 #[pyo3(signature = (name, uplo=None, trans=None, side=None, diag=None, layout="col",
-    openmp=false))]
+    openmp=false, transb=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn kernel(
     py: Python<'_>,
@@ -322,10 +323,12 @@ pub fn kernel(
     diag: Option<String>,
     layout: &str,
     openmp: bool,
+    transb: Option<String>,
 ) -> PyResult<String> {
     let flags = crate::la::KernelFlags {
         uplo,
         trans,
+        transb,
         side,
         diag,
         layout: layout.to_string(),

@@ -102,6 +102,8 @@ pub struct KernelFlags {
     pub uplo: Option<String>,
     /// `--trans`: N, T.
     pub trans: Option<String>,
+    /// `--transb`: N, T.
+    pub transb: Option<String>,
     /// `--side`: L, R (also left, right).
     pub side: Option<String>,
     /// `--diag`: N, U.
@@ -174,6 +176,11 @@ pub fn kernel_text(name: &str, f: &KernelFlags) -> Result<String, Error> {
             .trans
             .as_deref()
             .map(|t| pick("trans", t, &trans))
+            .transpose()?,
+        transb: f
+            .transb
+            .as_deref()
+            .map(|t| pick("transb", t, &trans))
             .transpose()?,
         side: f
             .side

@@ -65,16 +65,19 @@ pub enum KernelEmit {
 /// loop nest is the catalogue domain tiled with run-time sizes.
 #[derive(Args, Debug)]
 pub struct KernelArgs {
-    /// Kernel name: GEMM, SYRK, SYMM, TRMM, GEMV, TRSM, TRSV, POTRF, GETRF or TRTRI (also
-    /// dgemm, cblas_dgemm, LAPACKE_dpotrf, ...).
+    /// Kernel name: GEMM, SYRK, SYMM, TRMM, GEMV, TRSM, TRSV, POTRF, GETRF, TRTRI or LAUUM
+    /// (also dgemm, cblas_dgemm, LAPACKE_dpotrf, ...).
     pub name: String,
     /// Triangle of the symmetric or triangular operand or result (SYRK, SYMM, TRMM, TRSM,
     /// TRSV, POTRF, TRTRI; default L; TRMM takes L only).
     #[arg(long)]
     pub uplo: Option<UploArg>,
-    /// Transposition of the triangular operand (TRSM, TRSV; default N).
+    /// Transposition of the triangular operand (TRSM, TRSV) or of A (GEMM; default N).
     #[arg(long)]
     pub trans: Option<TransArg>,
+    /// Transposition of B (GEMM; default N).
+    #[arg(long)]
+    pub transb: Option<TransArg>,
     /// Side of the triangular operand (TRSM; default L).
     #[arg(long)]
     pub side: Option<SideArg>,
@@ -122,6 +125,10 @@ pub fn request(args: &KernelArgs, caches: Caches) -> Result<Request, Diagnostic>
             UploArg::U => Uplo::Upper,
         }),
         trans: args.trans.map(|t| match t {
+            TransArg::N => Trans::No,
+            TransArg::T => Trans::Yes,
+        }),
+        transb: args.transb.map(|t| match t {
             TransArg::N => Trans::No,
             TransArg::T => Trans::Yes,
         }),

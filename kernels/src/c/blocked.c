@@ -67,7 +67,9 @@ static void ps_@tag@_pack_b(ps_blk *x, int64_t l0, int64_t j0)
   for (int64_t jr = 0; jr < nc; jr += PS_NR) {
     double *restrict d = x->pb + jr * kc;
     const int64_t nr = nc - jr < PS_NR ? nc - jr : PS_NR;
-    if (nr == PS_NR && PS_OPB_ROWS) {
+#if PS_OPB_ROWS
+    /* (Compiled only then: `&PS_OPB(..)` needs op(B) to be an array element.) */
+    if (nr == PS_NR) {
       /* Rows of op(B) are unit-stride arrays: each micro-panel row is one vector copy. */
       for (int64_t p = 0; p < kc; p++) {
         const double *restrict s = &PS_OPB(l0 + p, j0 + jr);
@@ -75,7 +77,9 @@ static void ps_@tag@_pack_b(ps_blk *x, int64_t l0, int64_t j0)
         d[p * PS_NR + 4] = s[4];
         d[p * PS_NR + 5] = s[5];
       }
-    } else if (nr == PS_NR) {
+    } else
+#endif
+    if (nr == PS_NR) {
       /* A whole micro-panel: six streams read in step, the panel written in order. */
       for (int64_t p = 0; p < kc; p++)
         for (int64_t q = 0; q < PS_NR; q++) d[p * PS_NR + q] = PS_OPB(l0 + p, j0 + jr + q);
@@ -112,15 +116,19 @@ static void ps_@tag@_tile(ps_blk *x, int64_t i0, int64_t j0, int64_t l0, int mas
         inside = c00 && c01 && c10 && c11;
         any = c00 || c01 || c10 || c11;
       }
-      /* Beyond PS_LEND the packed rows of op(A) are zeros: a shorter reduction. */
+      /* Beyond PS_LEND and before PS_LSTART the packed rows of op(A) are zeros: a
+         shorter reduction. */
       const int64_t lend = PS_LEND(i0 + ir + mr - 1) - l0;
       const int64_t kr = lend < kc ? lend : kc;
-      if (!any || kr <= 0) continue;
+      const int64_t lstart = PS_LSTART(i0 + ir) - l0;
+      const int64_t k0 = lstart > 0 ? lstart : 0;
+      if (!any || kr <= k0) continue;
+      const double *pa = x->pa + ir * kc + k0 * PS_MR, *pb = x->pb + jr * kc + k0 * PS_NR;
       if (mr == PS_MR && nr == PS_NR && inside) {
-        ps_ukernel(kr, x->pa + ir * kc, x->pb + jr * kc, c, rs, cs, x->alpha);
+        ps_ukernel(kr - k0, pa, pb, c, rs, cs, x->alpha);
       } else {
         double t[PS_MR * PS_NR] __attribute__((aligned(32))) = {0};
-        ps_ukernel(kr, x->pa + ir * kc, x->pb + jr * kc, t, 1, PS_MR, x->alpha);
+        ps_ukernel(kr - k0, pa, pb, t, 1, PS_MR, x->alpha);
         for (int64_t q = 0; q < nr; q++)
           for (int64_t r = 0; r < mr; r++)
             if (PS_CMASK(i0 + ir + r, j0 + jr + q)) c[r * rs + q * cs] += t[q * PS_MR + r];

@@ -83,6 +83,50 @@ static __attribute__((unused)) void *ps_alloc(size_t bytes)
   return p;
 }
 
+/* Packing buffers kept per thread from call to call, as OpenBLAS keeps its buffer pool:
+   fresh memory costs a page fault per page on first touch (a zeroed 2 MB huge page or 512
+   zeroed 4 KB pages), and a kernel called on every step of a program paid that for its
+   packing buffers on every call (10-20% of a 500 x 500 solve's time). A thread owns
+   PS_POOL slots; a buffer is taken from the smallest free slot that holds it, else a free
+   slot grows; with every slot in use (never with the kernels' nesting) the buffer is
+   allocated and freed plainly. The memory stays until the thread ends (the process, for
+   the main thread and a thread pool's workers). */
+#define PS_POOL 8
+typedef struct { void *p; size_t n; int busy; } ps_pool_slot;
+static __thread ps_pool_slot ps_pool[PS_POOL];
+
+static __attribute__((unused)) void *ps_take(size_t bytes)
+{
+  if (bytes == 0) bytes = 1; /* an empty slot's n = 0 must not pass for a buffer */
+  int best = -1, grow = -1;
+  for (int s = 0; s < PS_POOL; s++) {
+    if (ps_pool[s].busy) continue;
+    if (ps_pool[s].n >= bytes && (best < 0 || ps_pool[s].n < ps_pool[best].n)) best = s;
+    if (grow < 0 || ps_pool[s].n > ps_pool[grow].n) grow = s;
+  }
+  if (best < 0 && grow >= 0) {
+    /* The largest free slot grows (its old buffer is no use to anyone larger). */
+    void *p = ps_alloc(bytes);
+    if (p == NULL) return NULL;
+    free(ps_pool[grow].p);
+    ps_pool[grow].p = p;
+    ps_pool[grow].n = bytes;
+    best = grow;
+  }
+  if (best < 0) return ps_alloc(bytes);
+  ps_pool[best].busy = 1;
+  return ps_pool[best].p;
+}
+
+/* Returns a buffer of ps_take (or NULL) to its slot; one outside the pool is freed. */
+static __attribute__((unused)) void ps_give(void *p)
+{
+  if (p == NULL) return;
+  for (int s = 0; s < PS_POOL; s++)
+    if (ps_pool[s].busy && ps_pool[s].p == p) { ps_pool[s].busy = 0; return; }
+  free(p);
+}
+
 static __attribute__((unused)) int ps_blk_init(ps_blk *x, int64_t mc, int64_t nc, int64_t kc)
 {
   x->mc = mc; x->nc = nc; x->kc = kc;
@@ -90,17 +134,17 @@ static __attribute__((unused)) int ps_blk_init(ps_blk *x, int64_t mc, int64_t nc
   /* Rounded up to whole micro-panels (zero padded); ps_alloc rounds to its alignment. */
   size_t na = (size_t)((mc + PS_MR - 1) / PS_MR * PS_MR) * (size_t)kc * sizeof(double);
   size_t nb = (size_t)((nc + PS_NR - 1) / PS_NR * PS_NR) * (size_t)kc * sizeof(double);
-  x->pa = ps_alloc(na);
-  x->pb = ps_alloc(nb);
+  x->pa = ps_take(na);
+  x->pb = ps_take(nb);
   if (x->pa == NULL || x->pb == NULL) {
-    free(x->pa); free(x->pb);
+    ps_give(x->pa); ps_give(x->pb);
     x->pa = x->pb = NULL;
     return 0;
   }
   return 1;
 }
 
-static __attribute__((unused)) void ps_blk_free(ps_blk *x) { free(x->pa); free(x->pb); }
+static __attribute__((unused)) void ps_blk_free(ps_blk *x) { ps_give(x->pa); ps_give(x->pb); }
 
 /* A tile size for an extent of `ext` iterations near the model's `s0`: the candidate in
    [s0/2, s0] (or `ext` itself when it fits) that minimises the work of full tiles padded to

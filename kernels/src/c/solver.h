@@ -38,13 +38,14 @@ static __attribute__((unused)) int ps_ws_init(ps_ws *w, const ps_blk *b0, int64_
   /* Larger diagonal blocks run the catalogue body instead (buffers grow with nbd^2). */
   w->nbd = nbd = nbd < 512 ? nbd : 512;
   const int64_t nbr = (nbd + PS_MR - 1) / PS_MR * PS_MR;
-  w->dpa = aligned_alloc(64, (size_t)((nbr * nbr * 8 + 63) / 64 * 64));
-  w->dpb = aligned_alloc(64, (size_t)((nbr * PS_NR * 8 + 63) / 64 * 64));
-  w->ddg = malloc(sizeof(double) * (size_t)(nbr * PS_MR));
-  w->dinv = malloc(sizeof(double) * (size_t)nbr);
-  w->dgb = malloc(sizeof(double) * (size_t)(nbr * (nbr + PS_NR)));
+  /* From the thread's pool (ps_take): the solvers run once per block step of a program. */
+  w->dpa = ps_take((size_t)(nbr * nbr) * sizeof(double));
+  w->dpb = ps_take((size_t)(nbr * PS_NR) * sizeof(double));
+  w->ddg = ps_take(sizeof(double) * (size_t)(nbr * PS_MR));
+  w->dinv = ps_take(sizeof(double) * (size_t)nbr);
+  w->dgb = ps_take(sizeof(double) * (size_t)(nbr * (nbr + PS_NR)));
   if (!w->dpa || !w->dpb || !w->ddg || !w->dinv || !w->dgb || !ps_blk_init(&w->blk, mc, nc, kc)) {
-    free(w->dpa); free(w->dpb); free(w->ddg); free(w->dinv); free(w->dgb);
+    ps_give(w->dpa); ps_give(w->dpb); ps_give(w->ddg); ps_give(w->dinv); ps_give(w->dgb);
     return 0;
   }
   return 1;
@@ -53,7 +54,7 @@ static __attribute__((unused)) int ps_ws_init(ps_ws *w, const ps_blk *b0, int64_
 static __attribute__((unused)) void ps_ws_free(ps_ws *w)
 {
   ps_blk_free(&w->blk);
-  free(w->dpa); free(w->dpb); free(w->ddg); free(w->dinv); free(w->dgb);
+  ps_give(w->dpa); ps_give(w->dpb); ps_give(w->ddg); ps_give(w->dinv); ps_give(w->dgb);
 }
 
 /* C(m x n) -= A(m x k) B(k x n) through index strides (X(r, c) = x[r * xrs + c * xcs]),
