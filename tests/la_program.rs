@@ -381,7 +381,7 @@ fn missing_compiler_exits_with_3() {
 }
 
 /// Triangular inverses (both triangles) and the inverse of an SPSD matrix run through the
-/// blocked TRTRI kernel and, for LAUUM, the blocked TRMM; an inverse off by 0.1% in one
+/// blocked TRTRI kernel and, for LAUUM, the blocked LAUUM; an inverse off by 0.1% in one
 /// entry must fail the check.
 #[test]
 fn triangular_inverses_and_lauum_use_blocked_kernels() {
@@ -396,7 +396,7 @@ fn triangular_inverses_and_lauum_use_blocked_kernels() {
     assert_eq!(trtri, 3, "{out}");
     assert!(
         out.lines()
-            .any(|l| l.starts_with("kernel LAUUM") && l.contains("polyscan_dtrmm")),
+            .any(|l| l.starts_with("kernel LAUUM") && l.contains("polyscan_dlauum")),
         "{out}"
     );
     let (code, out) = run_edited_with(&path, "generated", false, &|t| {

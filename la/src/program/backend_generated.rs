@@ -5,8 +5,14 @@ use std::fmt::Write as _;
 
 use super::emitter::Emitter;
 use super::form::Form;
+use super::library::Flags;
 use crate::error::LaError;
 use crate::kernels::Kernel;
+
+/// A variant `polyscan_kernels` emits for every flag combination was refused: a bug.
+fn missing() -> LaError {
+    LaError::Unsupported("a blocked kernel variant the generated back end needs is missing".into())
+}
 
 impl Emitter<'_> {
     pub(super) fn form_generated(
@@ -15,21 +21,11 @@ impl Emitter<'_> {
         frees: &mut Vec<String>,
         f: Form,
     ) -> Result<String, LaError> {
-        // LAUUM (t^T t) has no blocked kernel: a triangular multiply of a copy of t by
-        // t^T does it with three times LAUUM's flops, but at the blocked kernel's speed
-        // (some 35 GFLOP/s here) instead of the catalogue nest's (about 1), and it
-        // computes both triangles.
         let f = match f {
-            Form::Lauum { c, t, lower } if self.lib.has(Kernel::Trmm)? => Form::Trmm {
-                x: c,
-                t: t.t(),
-                lower: !lower,
-                b: t,
-            },
             // SYR2K has no blocked kernel, and its catalogue nest runs at the nest's speed
             // (about 1 GFLOP/s): the blocked GEMM for t = a^T b and t + t^T in place do
             // it with n^2 more flops at the blocked kernel's speed.
-            Form::Syr2k { c, a, b, alpha } if self.lib.has(Kernel::Gemm)? => {
+            Form::Syr2k { c, a, b, alpha } if self.lib.knows(Kernel::Gemm) => {
                 let how = self.form_library(
                     code,
                     frees,
@@ -62,17 +58,18 @@ impl Emitter<'_> {
             Form::Trsm { .. } => Some(Kernel::Trsm),
             Form::Trsv { .. } => Some(Kernel::Trsv),
             Form::Trtri { .. } => Some(Kernel::Trtri),
+            Form::Lauum { .. } => Some(Kernel::Lauum),
             _ => None,
         };
-        if let Some(k) = lib_kernel {
-            if self.lib.has(k)? {
-                return self.form_library(code, frees, f);
-            }
+        if lib_kernel.is_some_and(|k| self.lib.knows(k)) {
+            return self.form_library(code, frees, f);
         }
         self.form_nest(code, f)
     }
 
-    /// Calls into `polyscan_d*` (column-major, no transposes, left side, lower triangle).
+    /// Calls into `polyscan_d*`: the instance with the flags that read the operands in
+    /// place where there is one (GEMM, GEMV, TRSM, TRSV), else the default variant
+    /// (column-major, no transposes, left side, lower triangle) on copies of the views.
     fn form_library(
         &mut self,
         code: &mut String,
@@ -81,97 +78,196 @@ impl Emitter<'_> {
     ) -> Result<String, LaError> {
         let (name, scatter) = match f {
             Form::Gemm { c, a, b } => {
-                let (pa, lda, _) = self.operand(code, frees, &a, false);
-                let (pb, ldb, _) = self.operand(code, frees, &b, false);
+                // Transposed operands are read in place by the instance with those flags
+                // (a copy of a 5000 x 5000 transposed view costs more than its GEMV).
+                let (pa, lda, ta) = self.operand(code, frees, &a, true);
+                let (pb, ldb, tb) = self.operand(code, frees, &b, true);
+                let flags = Flags {
+                    trans: ta,
+                    transb: tb,
+                    ..Flags::default()
+                };
+                let f = self
+                    .lib
+                    .instance(Kernel::Gemm, flags)?
+                    .ok_or_else(missing)?;
                 let (pc, ldc, sc) = self.target(code, frees, &c, None);
                 let _ = writeln!(
                     code,
-                    "    polyscan_dgemm({}, {}, {}, 1.0, {pa}, {lda}, {pb}, {ldb}, 0.0, {pc}, {ldc});",
+                    "    {f}({}, {}, {}, 1.0, {pa}, {lda}, {pb}, {ldb}, 0.0, {pc}, {ldc});",
                     c.rows, c.cols, a.cols
                 );
-                ("polyscan_dgemm", sc)
+                (f, sc)
             }
             Form::Symm { c, s, b } => {
                 // Symmetric operands are stored whole: a transposed view reads the same.
                 let (ps, lds, _) = self.operand(code, frees, &s, true);
                 let (pb, ldb, _) = self.operand(code, frees, &b, false);
                 let (pc, ldc, sc) = self.target(code, frees, &c, None);
+                let f = self
+                    .lib
+                    .instance(Kernel::Symm, Flags::default())?
+                    .ok_or_else(missing)?;
                 let _ = writeln!(
                     code,
-                    "    polyscan_dsymm({}, {}, 1.0, {ps}, {lds}, {pb}, {ldb}, 0.0, {pc}, {ldc});",
+                    "    {f}({}, {}, 1.0, {ps}, {lds}, {pb}, {ldb}, 0.0, {pc}, {ldc});",
                     c.rows, c.cols
                 );
-                ("polyscan_dsymm", sc)
+                (f, sc)
             }
             Form::Syrk { c, a } => {
                 let (pa, lda, _) = self.operand(code, frees, &a, false);
                 let (pc, ldc, sc) = self.target(code, frees, &c, None);
+                let f = self
+                    .lib
+                    .instance(Kernel::Syrk, Flags::default())?
+                    .ok_or_else(missing)?;
                 let _ = writeln!(
                     code,
-                    "    polyscan_dsyrk({}, {}, 1.0, {pa}, {lda}, 0.0, {pc}, {ldc});",
+                    "    {f}({}, {}, 1.0, {pa}, {lda}, 0.0, {pc}, {ldc});",
                     c.rows, a.rows
                 );
                 code.push_str(&sc);
                 Self::symmetrize(code, &c, true)?;
-                ("polyscan_dsyrk", String::new())
+                (f, String::new())
             }
             Form::Trmm { x, t, lower, b } => {
                 let (t, rest) = Self::lowered(t, lower, vec![x, b]);
                 let (x, b) = (&rest[0], &rest[1]);
                 let (pt, ldt, _) = self.operand(code, frees, &t, false);
                 let (px, ldx, sc) = self.target(code, frees, x, Some(b));
+                let f = self
+                    .lib
+                    .instance(Kernel::Trmm, Flags::default())?
+                    .ok_or_else(missing)?;
                 let _ = writeln!(
                     code,
-                    "    polyscan_dtrmm({}, {}, 1.0, {pt}, {ldt}, {px}, {ldx});",
+                    "    {f}({}, {}, 1.0, {pt}, {ldt}, {px}, {ldx});",
                     x.rows, x.cols
                 );
-                ("polyscan_dtrmm", sc)
+                (f, sc)
             }
             Form::Gemv { y, a, x } => {
-                let (pa, lda, _) = self.operand(code, frees, &a, false);
+                // A transposed view of column-major storage is a row-major matrix with the
+                // same leading dimension: the row-layout instance reads it in place.
+                let (pa, lda, ta) = self.operand(code, frees, &a, true);
+                let flags = Flags {
+                    row: ta,
+                    ..Flags::default()
+                };
+                let f = self
+                    .lib
+                    .instance(Kernel::Gemv, flags)?
+                    .ok_or_else(missing)?;
                 let (px, _, _) = self.operand(code, frees, &x, true);
                 let (py, _, sc) = self.target(code, frees, &y, None);
                 let _ = writeln!(
                     code,
-                    "    polyscan_dgemv({}, {}, 1.0, {pa}, {lda}, {px}, 1, 0.0, {py}, 1);",
+                    "    {f}({}, {}, 1.0, {pa}, {lda}, {px}, 1, 0.0, {py}, 1);",
                     a.rows, a.cols
                 );
-                ("polyscan_dgemv", sc)
+                (f, sc)
+            }
+            Form::Trsm { x, t, lower, b } if t.plain().is_some() => {
+                // The triangle read in place: stored upper when the view is lower and
+                // transposed or upper and not (the instance's --uplo and --trans).
+                let (pt, ldt, tt) = self.operand(code, frees, &t, true);
+                let flags = Flags {
+                    upper: lower == tt,
+                    trans: tt,
+                    ..Flags::default()
+                };
+                let f = self
+                    .lib
+                    .instance(Kernel::Trsm, flags)?
+                    .ok_or_else(missing)?;
+                let (px, ldx, sc) = self.target(code, frees, &x, Some(&b));
+                let _ = writeln!(
+                    code,
+                    "    {f}({}, {}, 1.0, {pt}, {ldt}, {px}, {ldx});",
+                    x.rows, x.cols
+                );
+                (f, sc)
             }
             Form::Trsm { x, t, lower, b } => {
                 let (t, rest) = Self::lowered(t, lower, vec![x, b]);
                 let (x, b) = (&rest[0], &rest[1]);
                 let (pt, ldt, _) = self.operand(code, frees, &t, false);
                 let (px, ldx, sc) = self.target(code, frees, x, Some(b));
+                let f = self
+                    .lib
+                    .instance(Kernel::Trsm, Flags::default())?
+                    .ok_or_else(missing)?;
                 let _ = writeln!(
                     code,
-                    "    polyscan_dtrsm({}, {}, 1.0, {pt}, {ldt}, {px}, {ldx});",
+                    "    {f}({}, {}, 1.0, {pt}, {ldt}, {px}, {ldx});",
                     x.rows, x.cols
                 );
-                ("polyscan_dtrsm", sc)
+                (f, sc)
+            }
+            Form::Trsv { y, t, lower, x } if t.plain().is_some() => {
+                // As TRSM: the stored triangle in place, through the instance's flags.
+                let (pt, ldt, tt) = self.operand(code, frees, &t, true);
+                let flags = Flags {
+                    upper: lower == tt,
+                    trans: tt,
+                    ..Flags::default()
+                };
+                let f = self
+                    .lib
+                    .instance(Kernel::Trsv, flags)?
+                    .ok_or_else(missing)?;
+                let (py, _, sc) = self.target(code, frees, &y, Some(&x));
+                let _ = writeln!(code, "    {f}({}, {pt}, {ldt}, {py}, 1);", t.rows);
+                (f, sc)
             }
             Form::Trsv { y, t, lower, x } => {
                 let (t, rest) = Self::lowered(t, lower, vec![y, x]);
                 let (y, x) = (&rest[0], &rest[1]);
                 let (pt, ldt, _) = self.operand(code, frees, &t, false);
                 let (py, _, sc) = self.target(code, frees, y, Some(x));
+                let f = self
+                    .lib
+                    .instance(Kernel::Trsv, Flags::default())?
+                    .ok_or_else(missing)?;
+                let _ = writeln!(code, "    {f}({}, {pt}, {ldt}, {py}, 1);", t.rows);
+                (f, sc)
+            }
+            Form::Lauum { c, t, lower } => {
+                // The kernel writes the lower triangle of t^T t for a lower t. An upper t
+                // is lower reversed in both indices, and t^T t is then the reversal of the
+                // product of the reversals: the computed triangle is the result's upper one.
+                let out = c.clone();
+                let (t, c) = Self::reversed_unless_lower(lower, t, c);
+                let (pt, ldt, _) = self.operand(code, frees, &t, false);
+                let (pc, ldc, sc) = self.target(code, frees, &c, None);
+                let f = self
+                    .lib
+                    .instance(Kernel::Lauum, Flags::default())?
+                    .ok_or_else(missing)?;
                 let _ = writeln!(
                     code,
-                    "    polyscan_dtrsv({}, {pt}, {ldt}, {py}, 1);",
-                    t.rows
+                    "    {f}({n}, 1.0, {pt}, {ldt}, 0.0, {pc}, {ldc});",
+                    n = t.rows
                 );
-                ("polyscan_dtrsv", sc)
+                code.push_str(&sc);
+                Self::symmetrize(code, &out, lower)?;
+                (f, String::new())
             }
             Form::Trtri { x, t, lower } => {
                 // The kernel inverts a lower triangle in place.
                 let (t, x) = Self::reversed_unless_lower(lower, t, x);
                 let (px, ldx, sc) = self.target(code, frees, &x, Some(&t));
+                let f = self
+                    .lib
+                    .instance(Kernel::Trtri, Flags::default())?
+                    .ok_or_else(missing)?;
                 let _ = writeln!(
                     code,
-                    "    {{ int64_t ps_info = polyscan_dtrtri({n}, {px}, {ldx});\n      if (ps_info != 0) ps_fail(\"polyscan_dtrtri\", (long)ps_info);\n      ps_zero_triangle({px}, {n}, {ldx}, 1); }}",
+                    "    {{ int64_t ps_info = {f}({n}, {px}, {ldx});\n      if (ps_info != 0) ps_fail(\"{f}\", (long)ps_info);\n      ps_zero_triangle({px}, {n}, {ldx}, 1); }}",
                     n = t.rows
                 );
-                ("polyscan_dtrtri", sc)
+                (f, sc)
             }
             other => return self.form_nest(code, other),
         };
