@@ -40,16 +40,29 @@ pub fn text(sol: &Solution) -> String {
     {
         let _ = writeln!(s, "{:<10} {}", "", describe(env, st));
     }
-    let _ = writeln!(s, "total:  {:.4e} FLOPs", sol.lowered.flops);
-    let ratio = if sol.lowered.flops > 0.0 {
-        sol.naive_flops / sol.lowered.flops
-    } else {
-        1.0
-    };
+    for pl in &sol.elementwise {
+        let _ = writeln!(
+            s,
+            "SUMPRODUCT {} := {}\n{:<10} {:.4e} FLOPs as written, {:.4e} chosen ({} the kernel sequence)",
+            env.entities[pl.lhs].name,
+            polyscan_sumproduct::show::show(&pl.optimised.plan),
+            "",
+            pl.optimised.before,
+            pl.optimised.after,
+            if pl.before { "before" } else { "after" }
+        );
+    }
+    let (total, naive) = totals(sol);
+    let _ = writeln!(s, "total:  {total:.4e} FLOPs");
+    let ratio = if total > 0.0 { naive / total } else { 1.0 };
     let _ = writeln!(
         s,
-        "naive:  {:.4e} FLOPs (left to right, explicit inverses; {ratio:.2}x)",
-        sol.naive_flops
+        "naive:  {naive:.4e} FLOPs (left to right, explicit inverses{}; {ratio:.2}x)",
+        if sol.elementwise.is_empty() {
+            ""
+        } else {
+            ", element-wise statements as written"
+        }
     );
     if let Some((poly, nominal)) = &sol.symbolic {
         let at: Vec<String> = nominal.iter().map(|(n, v)| format!("{n} = {v}")).collect();
@@ -65,6 +78,17 @@ pub fn text(sol: &Solution) -> String {
         sol.states
     );
     s
+}
+
+/// FLOPs of the chosen sequence and of the naive evaluation, element-wise plans included.
+fn totals(sol: &Solution) -> (f64, f64) {
+    let ew = |f: fn(&polyscan_sumproduct::Optimised) -> f64| -> f64 {
+        sol.elementwise.iter().map(|p| f(&p.optimised)).sum()
+    };
+    (
+        sol.lowered.flops + ew(|o| o.after),
+        sol.naive_flops + ew(|o| o.before),
+    )
 }
 
 fn json_str(s: &str) -> String {
@@ -124,11 +148,31 @@ pub fn json(sol: &Solution) -> String {
         }
         None => String::new(),
     };
+    let elementwise = if sol.elementwise.is_empty() {
+        String::new()
+    } else {
+        let st: Vec<String> = sol
+            .elementwise
+            .iter()
+            .map(|p| {
+                format!(
+                    "{{\"output\": {}, \"plan\": {}, \"flops_as_written\": {}, \"flops\": {}, \"before_kernels\": {}}}",
+                    json_str(&env.entities[p.lhs].name),
+                    json_str(&polyscan_sumproduct::show::show(&p.optimised.plan)),
+                    json_num(p.optimised.before),
+                    json_num(p.optimised.after),
+                    p.before
+                )
+            })
+            .collect();
+        format!(", \"elementwise\": [{}]", st.join(", "))
+    };
+    let (total, naive) = totals(sol);
     format!(
-        "{{\"kernels\": [{}], \"flops\": {}, \"naive_flops\": {}, \"first_solution_s\": {}, \"final_solution_s\": {}{symbolic}}}",
+        "{{\"kernels\": [{}], \"flops\": {}, \"naive_flops\": {}, \"first_solution_s\": {}, \"final_solution_s\": {}{symbolic}{elementwise}}}",
         ks.join(", "),
-        json_num(sol.lowered.flops),
-        json_num(sol.naive_flops),
+        json_num(total),
+        json_num(naive),
         json_num(sol.first_solution_s),
         json_num(sol.final_solution_s)
     )

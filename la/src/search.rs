@@ -70,6 +70,9 @@ pub struct Solution {
     /// For open sizes: the cost of the chosen sequence as a polynomial, and the nominal
     /// sizes it was chosen at.
     pub symbolic: Option<(String, Vec<(String, u64)>)>,
+    /// The element-wise statements' sum-product plans, placed before or after the kernel
+    /// sequence (empty when the program has none).
+    pub elementwise: Vec<crate::elementwise::Placed>,
 }
 
 type State = Vec<(usize, Sum)>;
@@ -107,14 +110,25 @@ fn state_key(s: &State) -> String {
 
 /// Finds a kernel sequence for the program.
 pub fn solve(p: &Program, opts: SearchOptions) -> Result<Solution, LaError> {
-    if let Some(e) = p.elementwise.first() {
+    if let (Some(e), Some(o)) = (p.elementwise.first(), p.open_sizes.first()) {
         return Err(LaError::at(
             e.pos.line,
             e.pos.column,
-            "an element-wise statement: it is optimised by `elementwise::solve`, not by the kernel search",
+            format!(
+                "element-wise statements need every size declared with a number (`{}` is `?`)",
+                o.name
+            ),
         ));
     }
     let start = Instant::now();
+    // The element-wise statements go to the sum-product optimiser, with the same time.
+    let elementwise = crate::elementwise::place(
+        p,
+        polyscan_sumproduct::Limits {
+            time: opts.time_limit.max(Duration::from_millis(10)),
+            ..polyscan_sumproduct::Limits::default()
+        },
+    )?;
     let mut env = Env::from_program(p);
     let state: State = crate::blocks::statements(p, &mut env)?;
     let naive_flops = naive_cost(p);
@@ -238,6 +252,7 @@ pub fn solve(p: &Program, opts: SearchOptions) -> Result<Solution, LaError> {
         states,
         final_state,
         symbolic,
+        elementwise,
     })
 }
 

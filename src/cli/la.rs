@@ -191,10 +191,13 @@ pub fn run(args: LaArgs) -> Result<(), Diagnostic> {
         || args.tolerance.is_some()
         || args.repeat.is_some()
         || args.threads.is_some();
-    // Element-wise statements go to the sum-product optimiser; a file that does not parse
-    // is reported by the path below.
+    // A file of element-wise statements alone has its own report and program (the C API
+    // and files that mix them with matrix statements take the path below, which runs
+    // their plans before or after the kernel sequence); a file that does not parse is
+    // reported by the path below.
     if let Ok(p) = la::parse::parse(&src) {
-        if !p.elementwise.is_empty() {
+        if !p.elementwise.is_empty() && p.assignments.is_empty() && args.emit != Some(LaEmit::CApi)
+        {
             return super::la_elementwise::run(&args, &src, &p);
         }
     }

@@ -12,7 +12,7 @@ use polyscan_la::sumproduct::Limits;
 
 use super::diagnostic::{Diagnostic, ExitCode};
 use super::files::write_atomically;
-use super::la::{compile_and_run, diagnostic, finish, LaArgs, LaEmit};
+use super::la::{compile_and_run, diagnostic, finish, LaArgs};
 
 /// Runs `polyscan la` for the parsed element-wise problem `p` (source `src`).
 pub fn run(args: &LaArgs, src: &str, p: &Program) -> Result<(), Diagnostic> {
@@ -25,12 +25,6 @@ pub fn run(args: &LaArgs, src: &str, p: &Program) -> Result<(), Diagnostic> {
         return Err(Diagnostic::new(
             ExitCode::BadInput,
             "--backend, --size, --scale, --threads and --naive apply to kernel sequences, not to element-wise statements (their program runs at the declared sizes)",
-        ));
-    }
-    if args.emit == Some(LaEmit::CApi) {
-        return Err(Diagnostic::new(
-            ExitCode::BadInput,
-            "--emit c-api does not support element-wise statements yet; --emit c writes a program",
         ));
     }
     let limits = Limits {

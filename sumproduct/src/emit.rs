@@ -61,6 +61,10 @@ struct Emitter<'a> {
     /// Materialised nodes: their C array and attribute order.
     temps: BTreeMap<Id, (String, Vec<Symbol>)>,
     body: String,
+    /// Doubles of `ps_work` the temporaries take so far, when they come from a workspace.
+    work: Option<u64>,
+    /// Whether dense matrix products go to the caller's `ps_plan_gemm`.
+    gemm: bool,
 }
 
 fn unsupported(what: &str) -> SumProductError {
@@ -81,6 +85,52 @@ pub fn c_function(
     rows: Option<Symbol>,
     cols: Option<Symbol>,
 ) -> Result<String, SumProductError> {
+    Ok(function(name, plan, dims, storage, (rows, cols), None)?.text)
+}
+
+/// A C function for a plan whose temporaries live in a caller's workspace.
+#[derive(Debug, Clone)]
+pub struct WorkFunction {
+    /// The function's C text.
+    pub text: String,
+    /// Doubles of workspace its temporaries take.
+    pub work: u64,
+    /// Whether it calls `ps_plan_gemm`.
+    pub gemm: bool,
+}
+
+/// [`c_function`] allocating nothing: its temporaries are carved from a last parameter
+/// `double *ps_work` of [`WorkFunction::work`] doubles (at least one), which need not be
+/// zeroed; it always returns 0. The C API uses it.
+///
+/// With `gemm`, every term that is a dense matrix product, `C(i,j) += alpha sum_l A(i,l)
+/// B(l,j)` with A and B dense arrays (operands or temporaries, either stored transposed),
+/// is a call `ps_plan_gemm(m, n, k, alpha, A, lda, B, ldb, C, ldc)` (column-major, `C +=
+/// alpha A B`, A m x k, B k x n), which the caller defines (a blocked GEMM, or
+/// `cblas_dgemm` with beta 1); an operand stored transposed is first copied, transposed,
+/// into the workspace.
+pub fn c_function_in_workspace(
+    name: &str,
+    plan: &RecExpr<Rel>,
+    dims: &BTreeMap<Symbol, u64>,
+    storage: &BTreeMap<String, Storage>,
+    (rows, cols): (Option<Symbol>, Option<Symbol>),
+    gemm: bool,
+) -> Result<WorkFunction, SumProductError> {
+    let mut f = function(name, plan, dims, storage, (rows, cols), Some(gemm))?;
+    f.gemm = f.text.contains("ps_plan_gemm(");
+    Ok(f)
+}
+
+fn function(
+    name: &str,
+    plan: &RecExpr<Rel>,
+    dims: &BTreeMap<Symbol, u64>,
+    storage: &BTreeMap<String, Storage>,
+    (rows, cols): (Option<Symbol>, Option<Symbol>),
+    workspace_gemm: Option<bool>,
+) -> Result<WorkFunction, SumProductError> {
+    let in_workspace = workspace_gemm.is_some();
     let nodes = plan.as_ref();
     if nodes.is_empty() {
         return Err(unsupported("an empty plan"));
@@ -126,6 +176,8 @@ pub fn c_function(
         storage,
         temps: BTreeMap::new(),
         body: String::new(),
+        work: in_workspace.then_some(0),
+        gemm: workspace_gemm == Some(true),
     };
     let out_attrs: Vec<Symbol> = rows.into_iter().chain(cols).collect();
     for id in materialise.iter().copied() {
@@ -134,12 +186,20 @@ pub fn c_function(
         } else {
             let attrs = e.schema(id)?.into_iter().collect::<Vec<_>>();
             let array = format!("ps_t{}", usize::from(id));
-            let size = e.size(&attrs);
-            writeln!(
-                e.body,
-                "  double *{array} = calloc({size} > 0 ? {size} : 1, sizeof(double));\n  if (!{array}) return 1;"
-            )
-            .map_err(|_| unsupported("formatting"))?;
+            let size = e.size(&attrs).max(1);
+            match &mut e.work {
+                // Every temporary is zeroed by its own nest before it is summed into.
+                Some(off) => {
+                    writeln!(e.body, "  double *{array} = ps_work + {off};")
+                        .map_err(|_| unsupported("formatting"))?;
+                    *off += size;
+                }
+                None => writeln!(
+                    e.body,
+                    "  double *{array} = calloc({size}, sizeof(double));\n  if (!{array}) return 1;"
+                )
+                .map_err(|_| unsupported("formatting"))?,
+            }
             (array, attrs)
         };
         e.compute(id, &array, &attrs, &materialise)?;
@@ -156,17 +216,26 @@ pub fn c_function(
     }
     params.push("double *out".into());
     let mut frees = String::new();
-    for (id, (array, _)) in &e.temps {
-        if *id != root {
-            frees += &format!("  free({array});\n");
+    if in_workspace {
+        params.push("double *ps_work".into());
+        frees += "  (void)ps_work;\n";
+    } else {
+        for (id, (array, _)) in &e.temps {
+            if *id != root {
+                frees += &format!("  free({array});\n");
+            }
         }
     }
-    Ok(format!(
-        "/* {} */\nint {name}({}) {{\n{}{frees}  return 0;\n}}\n",
-        crate::show::show(plan),
-        params.join(", "),
-        e.body
-    ))
+    Ok(WorkFunction {
+        text: format!(
+            "/* {} */\nstatic int {name}({}) {{\n{}{frees}  return 0;\n}}\n",
+            crate::show::show(plan),
+            params.join(", "),
+            e.body
+        ),
+        work: e.work.unwrap_or(0).max(1),
+        gemm: false,
+    })
 }
 
 impl Emitter<'_> {
@@ -315,7 +384,9 @@ impl Emitter<'_> {
             let mut bound = Vec::new();
             let mut factors = Vec::new();
             self.term(part, part == id, materialised, &mut bound, &mut factors)?;
-            self.nest(&out, attrs, &bound, &factors)?;
+            if !(self.gemm && self.gemm_call(array, attrs, &bound, &factors)?) {
+                self.nest(&out, attrs, &bound, &factors)?;
+            }
         }
         Ok(())
     }
@@ -404,6 +475,71 @@ impl Emitter<'_> {
 }
 
 impl Emitter<'_> {
+    /// `array[attrs] += alpha sum_l A B` as a call of `ps_plan_gemm` when the term is a
+    /// dense matrix product (see [`c_function_in_workspace`]); whether it was one.
+    fn gemm_call(
+        &mut self,
+        array: &str,
+        attrs: &[Symbol],
+        bound: &[Symbol],
+        factors: &[Factor],
+    ) -> Result<bool, SumProductError> {
+        let (&[o0, o1], &[l]) = (attrs, bound) else {
+            return Ok(false);
+        };
+        let mut alpha = Vec::new();
+        let mut arrays = Vec::new();
+        for f in factors {
+            match f {
+                Factor::Scalar(s) => alpha.push(s.clone()),
+                Factor::Array(x, a) if a.len() == 2 && a[0] != a[1] => arrays.push((x, a)),
+                _ => return Ok(false),
+            }
+        }
+        let [(x, xa), (y, ya)] = arrays[..] else {
+            return Ok(false);
+        };
+        // A: the factor over {o0, l}; B: the one over {l, o1}.
+        let has = |a: &[Symbol], p: Symbol, q: Symbol| a.contains(&p) && a.contains(&q);
+        let ((a, aa), (b, ba)) = if has(xa, o0, l) && has(ya, l, o1) {
+            ((x, xa), (y, ya))
+        } else if has(ya, o0, l) && has(xa, l, o1) {
+            ((y, ya), (x, xa))
+        } else {
+            return Ok(false);
+        };
+        let dim = |s: Symbol| self.dims.get(&s).copied().unwrap_or(1);
+        let (m, n, k) = (dim(o0), dim(o1), dim(l));
+        let mut code = format!("  /* GEMM {array}(m={m}, n={n}) += {a} * {b} over k={k} */\n");
+        // An operand stored transposed is copied into the workspace in plain storage.
+        let mut plain = |name: &str, stored: &[Symbol], first: Symbol, rows: u64, cols: u64| {
+            if stored[0] == first {
+                return Ok(name.to_string());
+            }
+            let Some(off) = self.work.as_mut() else {
+                return Err(unsupported("a transposed GEMM operand outside a workspace"));
+            };
+            let t = format!("(ps_work + {off})");
+            *off += rows * cols;
+            code += &format!(
+                "  for (int64_t c = 0; c < {cols}; c++)\n    for (int64_t r = 0; r < {rows}; r++) {t}[r + {rows} * c] = {name}[c + {cols} * r];\n"
+            );
+            Ok(t)
+        };
+        let pa = plain(a, aa, o0, m, k)?;
+        let pb = plain(b, ba, l, k, n)?;
+        let alpha = if alpha.is_empty() {
+            "1.0".to_string()
+        } else {
+            alpha.join(" * ")
+        };
+        code += &format!(
+            "  ps_plan_gemm({m}, {n}, {k}, {alpha}, {pa}, {m}, {pb}, {k}, {array}, {m});\n"
+        );
+        self.body += &code;
+        Ok(true)
+    }
+
     /// The C expression of a factor's entry at the current attribute values (a CSR factor
     /// that does not drive the loops is looked up).
     fn factor_c(&self, f: &Factor) -> String {

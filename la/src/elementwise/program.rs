@@ -7,7 +7,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use polyscan_sumproduct::emit::{c_function, Storage, PRELUDE};
-use polyscan_sumproduct::La;
 
 use super::naive::naive_c;
 use super::{shapes, Solved};
@@ -23,28 +22,6 @@ pub struct Options {
     pub repeat: u32,
     /// Largest relative residual accepted (`-DPS_TOL=...` overrides it).
     pub tolerance: f64,
-}
-
-/// Operand names an expression reads.
-fn operands(e: &La, out: &mut BTreeSet<String>) {
-    match e {
-        La::Operand(n) => {
-            out.insert(n.clone());
-        }
-        La::Num(_) => {}
-        La::MatMul(a, b) | La::Times(a, b) | La::Plus(a, b) => {
-            operands(a, out);
-            operands(b, out);
-        }
-        La::Power(a, _)
-        | La::Apply(_, a)
-        | La::Sum(a)
-        | La::Trace(a)
-        | La::Diag(a)
-        | La::RowSums(a)
-        | La::ColSums(a)
-        | La::Trans(a) => operands(a, out),
-    }
 }
 
 /// The program's C source.
@@ -70,7 +47,7 @@ pub fn c_program(p: &Program, sols: &[Solved], o: &Options) -> Result<String, La
     let mut calls = Vec::new();
     for (k, s) in sols.iter().enumerate() {
         let mut names = BTreeSet::new();
-        operands(&p.elementwise[k].rhs, &mut names);
+        super::names(&p.elementwise[k].rhs, &mut names);
         let mut storage = BTreeMap::new();
         let mut args = Vec::new();
         for n in &names {

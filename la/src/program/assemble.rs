@@ -9,6 +9,7 @@ use super::emitter::{num, Arena, Emitter};
 use super::library::Library;
 use super::options::{Backend, EmittedProgram, ProgramOptions};
 use super::sizes::{operand_dims, resize, run_shapes, Ties};
+use super::sumproduct;
 use crate::ast::{Expr, Kind, Program};
 use crate::error::LaError;
 use crate::kernels::Kernel;
@@ -269,10 +270,14 @@ pub(super) fn sequence_for<'s>(
     em.lib
         .set_openmp(threads > 1 && backend == Backend::Generated);
     em.work = workspace.then(Arena::default);
+    let (plans, works) = sumproduct::functions(&mut em, sol, workspace)?;
+    em.plans = plans;
     let mut seq = String::new();
+    sumproduct::calls(&mut em, sol, &works, true, &mut seq);
     for s in steps {
         em.step(&mut seq, s)?;
     }
+    sumproduct::calls(&mut em, sol, &works, false, &mut seq);
     Ok((em, seq, run.ties))
 }
 
@@ -286,6 +291,7 @@ fn sequence<'s>(
 ) -> Result<(Program, Emitter<'s>, String), LaError> {
     check_threads(opts.backend, threads)?;
     let q = resize(p, &opts.sizes, opts.scale)?;
+    sumproduct::check_sizes(p, &q)?;
     let dims = operand_dims(&q, false);
     let (em, seq, _) = sequence_for(sol, dims, opts.backend, threads, false, Library::new())?;
     Ok((q, em, seq))
@@ -300,6 +306,7 @@ pub(super) fn kernel_support(src: &mut String, em: &Emitter) {
     src.push('\n');
     src.push_str(codegen::emit_c::HELPERS);
     em.lib.append_to(src);
+    src.push_str(&em.plans);
 }
 
 /// `--threads N`: at least 1; above 1 only for the back ends that use threads (`Generated`:
@@ -343,13 +350,17 @@ pub fn emit_threads(
     let omp = threads > 1 && opts.backend == Backend::Generated;
     let env = &sol.lowered.env;
     let steps = &sol.lowered.steps;
-    let kernel_names: Vec<&str> = steps
+    let mut kernel_names: Vec<&str> = steps
         .iter()
         .filter(|s| s.kernel != Kernel::Bind)
         .map(|s| s.kernel.name())
         .collect();
+    for pl in &sol.elementwise {
+        let at = if pl.before { 0 } else { kernel_names.len() };
+        kernel_names.insert(at.min(kernel_names.len()), "SUMPRODUCT");
+    }
     let nent = env.entities.len();
-    let outputs = q.outputs();
+    let outputs = sumproduct::outputs(&q);
     let mut src = String::new();
     let sizes: Vec<String> = q.sizes.iter().map(|(n, v)| format!("{n} = {v}")).collect();
     let _ = writeln!(
@@ -405,15 +416,7 @@ pub fn emit_threads(
         src,
         "/* The formula evaluated directly. */\nstatic void ps_naive(ps_mat *nv)\n{{"
     );
-    let mut tmp = 0;
-    for a in &q.assignments {
-        let (v, is_tmp) = naive(&a.rhs, &mut src, &mut tmp);
-        if is_tmp {
-            let _ = writeln!(src, "  nv[{}] = {v};", a.lhs);
-        } else {
-            let _ = writeln!(src, "  nv[{}] = nv_copy({v});", a.lhs);
-        }
-    }
+    sumproduct::naive_statements(&q, &mut src)?;
     let _ = writeln!(src, "}}\n");
     // main
     let _ = writeln!(src, "int main(void)\n{{");
@@ -443,7 +446,24 @@ pub fn emit_threads(
                 "  {}",
                 fill_entity(&format!("ps_v[{i}]"), &q, e, i, r, c)
             );
+            if let Some(d) = q
+                .operands
+                .get(i)
+                .and_then(|o| o.density)
+                .filter(|d| *d < 1.0)
+            {
+                let _ = writeln!(src, "  ps_sparsify(ps_v[{i}], {r} * {c}, {d:e});");
+            }
         }
+    }
+    // Sparse inputs of the element-wise plans also in CSR, built outside the timed part.
+    for i in sumproduct::csr_operands(sol) {
+        let (r, c) = &em.shapes[i];
+        let _ = writeln!(
+            src,
+            "  {{\n    int64_t *rp, *ci;\n    double *va;\n    ps_csr_build(ps_v[{i}], {r}, {c}, {r}, &rp, &ci, &va);\n    ps_csr_rowptr_{i} = rp; ps_csr_colind_{i} = ci; ps_csr_val_{i} = va;\n    printf(\"operand %s: %lld nonzeros in CSR\\n\", \"{}\", (long long)rp[{r}]);\n  }}",
+            env.entities[i].name
+        );
     }
     let _ = writeln!(
         src,

@@ -26,6 +26,7 @@ use super::dim::Dim;
 use super::library::Library;
 use super::options::{Backend, ProgramOptions};
 use super::sizes::{operand_dims, resize, size_var};
+use super::sumproduct;
 use crate::ast::{Kind, Program};
 use crate::error::LaError;
 use crate::search::Solution;
@@ -180,10 +181,27 @@ pub fn emit_api_variants(
         .filter(|(n, _)| q.open_sizes.iter().any(|o| &o.name == n))
         .map(|(n, _)| n.clone())
         .collect();
-    let outputs = q.outputs();
+    sumproduct::check_sizes(p, &q)?;
+    let outputs = sumproduct::outputs(&q);
     let params: Vec<usize> = (0..q.operands.len())
         .filter(|&i| is_param(q.operands[i].kind))
         .collect();
+    // Sparse inputs of element-wise plans are passed in CSR form only.
+    let csr = sumproduct::csr_operands(variants[0].solution);
+    for a in &q.assignments {
+        let mut rd = std::collections::BTreeSet::new();
+        crate::elementwise::reads(&a.rhs, &mut rd);
+        if let Some(i) = rd.iter().find(|i| csr.contains(i)) {
+            return Err(LaError::at(
+                a.pos.line,
+                a.pos.column,
+                format!(
+                    "the C API takes `{}` in CSR form for the element-wise statements; a matrix statement cannot read it (declare a dense copy)",
+                    q.operands[*i].name
+                ),
+            ));
+        }
+    }
     let declared = operand_dims(&q, true);
     let mut lib = Library::new();
     let mut emitted = Vec::new();
@@ -234,9 +252,15 @@ pub fn emit_api_variants(
         // Workspace: temporaries, packed copies of passed operands, step scratch.
         let mut next = Dim::lit(0);
         let mut offsets = Vec::new();
-        for (r, c) in &em.shapes {
+        for (i, (r, c)) in em.shapes.iter().enumerate() {
             offsets.push(next.clone());
-            next = &next + &(r * c).max1();
+            // A CSR operand has no dense copy.
+            let len = if csr.contains(&i) {
+                Dim::lit(1)
+            } else {
+                (r * c).max1()
+            };
+            next = &next + &len;
         }
         let peak = em.work.clone().unwrap_or_default().peak;
         let kernels: Vec<&str> = v
@@ -263,10 +287,10 @@ pub fn emit_api_variants(
     };
     em.lib = lib;
     let up = name.to_ascii_uppercase();
-    let sig = Signature::new(&q, &open, &params, &outputs, &declared);
+    let sig = Signature::new(&q, &open, &params, &outputs, &declared, &csr);
     let header = header(
-        &q, opts, name, &up, &sig, variants, &emitted, &params, &outputs, &declared,
-    );
+        &q, opts, name, &up, &sig, variants, &emitted, &params, &outputs, &declared, &csr,
+    )?;
     let mut src = String::new();
     let _ = writeln!(
         src,
@@ -321,6 +345,7 @@ pub fn emit_api_variants(
             &params,
             &outputs,
             &open,
+            &csr,
         )?;
     }
     dispatch(&mut src, name, &up, &sig, &emitted);
@@ -369,6 +394,7 @@ impl Signature {
         params: &[usize],
         outputs: &[usize],
         declared: &[(Dim, Dim)],
+        csr: &[usize],
     ) -> Signature {
         let size_list = q
             .sizes
@@ -390,6 +416,14 @@ impl Signature {
         let mut op_args = Vec::new();
         for &i in params {
             let o = &q.operands[i];
+            if csr.contains(&i) {
+                let n = param(&o.name);
+                op_params.push(format!(
+                    "const int64_t *{n}_rowptr, const int64_t *{n}_colind, const double *{n}_val"
+                ));
+                op_args.push(format!("{n}_rowptr, {n}_colind, {n}_val"));
+                continue;
+            }
             let konst = if outputs.contains(&i) { "" } else { "const " };
             op_params.push(format!(
                 "{konst}double *{}, int64_t ld_{}",
@@ -401,7 +435,7 @@ impl Signature {
         op_params.push("double *work".into());
         op_args.push("work".into());
         let mut ld_checks = String::new();
-        for &i in params {
+        for &i in params.iter().filter(|i| !csr.contains(i)) {
             let o = &q.operands[i];
             let _ = writeln!(
                 ld_checks,
@@ -495,6 +529,7 @@ fn variant_functions(
     params: &[usize],
     outputs: &[usize],
     open: &[String],
+    csr: &[usize],
 ) -> Result<(), LaError> {
     let unused = Signature::unused_open(open);
     let open_params = if open.is_empty() {
@@ -550,6 +585,15 @@ fn variant_functions(
         let o = &q.operands[i];
         let (r, c) = &e.shapes[i];
         let (pn, ld) = (param(&o.name), format!("ld_{}", o.name));
+        if csr.contains(&i) {
+            // Read by the plans through the CSR pointers only.
+            let _ = writeln!(
+                src,
+                "  ps_v[{i}] = work + {};\n  ps_csr_rowptr_{i} = {pn}_rowptr; ps_csr_colind_{i} = {pn}_colind; ps_csr_val_{i} = {pn}_val;",
+                e.offsets[i]
+            );
+            continue;
+        }
         let out = outputs.contains(&i);
         let len = (r * c).max1();
         let off = &e.offsets[i];
@@ -709,7 +753,8 @@ fn header(
     params: &[usize],
     outputs: &[usize],
     declared: &[(Dim, Dim)],
-) -> String {
+    csr: &[usize],
+) -> Result<String, LaError> {
     let mut h = String::new();
     let open: Vec<&str> = q.open_sizes.iter().map(|o| o.name.as_str()).collect();
     let open_text = if open.is_empty() {
@@ -780,10 +825,19 @@ fn header(
         };
         let _ = writeln!(
             doc,
-            "   {}: {} x {}, {role}{}",
+            "   {}: {} x {}, {role}{}{}",
             o.name,
             show(r, &o.dims.0),
             show(c, &o.dims.1),
+            if csr.contains(&i) {
+                format!(
+                    ", sparse in CSR: {n}_rowptr ({} + 1 entries, {n}_rowptr[0] = 0), then per\n      row its nonzeros' columns (0-based, any order) in {n}_colind and values in {n}_val",
+                    show(r, &o.dims.0),
+                    n = param(&o.name)
+                )
+            } else {
+                String::new()
+            },
             {
                 let props = o.props.to_string();
                 if props.is_empty() {
@@ -794,20 +848,45 @@ fn header(
             }
         );
     }
+    let mut statements: Vec<((usize, usize), String)> = q
+        .assignments
+        .iter()
+        .map(|a| {
+            (
+                (a.pos.line, a.pos.column),
+                format!("{} = {}", q.operands[a.lhs].name, q.show(&a.rhs)),
+            )
+        })
+        .collect();
+    for e in variants
+        .iter()
+        .take(1)
+        .flat_map(|v| &v.solution.elementwise)
+    {
+        statements.push((
+            e.pos,
+            format!(
+                "{} := {} (element-wise, the plan chosen)",
+                q.operands[e.lhs].name,
+                polyscan_sumproduct::show::show(&e.optimised.plan)
+            ),
+        ));
+    }
+    statements.sort();
     let _ = writeln!(
         h,
         "/* {}\n{}*/\nint {name}({});\n",
-        q.assignments
-            .iter()
-            .map(|a| format!("{} = {}", q.operands[a.lhs].name, q.show(&a.rhs)))
+        statements
+            .into_iter()
+            .map(|s| s.1.replace("*/", "* /"))
             .collect::<Vec<_>>()
             .join("; "),
         doc,
         sig.all
     );
-    check_section(&mut h, q, params, outputs, declared, name);
+    check_section(&mut h, q, params, outputs, declared, name, csr)?;
     let _ = writeln!(h, "#endif");
-    h
+    Ok(h)
 }
 
 #[cfg(test)]

@@ -6,10 +6,12 @@
 
 use std::fmt::Write as _;
 
-use super::assemble::{c_string, fill, naive};
+use super::assemble::{c_string, fill};
 use super::dim::Dim;
 use super::sizes::size_var;
+use super::sumproduct;
 use crate::ast::{Kind, Program};
+use crate::error::LaError;
 
 /// `const int64_t ps_z_n = ps_sz[i];` for every size declared `?`.
 fn size_locals(q: &Program) -> String {
@@ -38,7 +40,8 @@ pub(super) fn check_section(
     outputs: &[usize],
     dims: &[(Dim, Dim)],
     name: &str,
-) {
+    csr: &[usize],
+) -> Result<(), LaError> {
     let list = |v: Vec<String>| -> String {
         if v.is_empty() {
             "0".into()
@@ -86,6 +89,9 @@ pub(super) fn check_section(
                 "  {}",
                 fill(&format!("ps_p[{k}]"), o.kind, o.value, o.props, r, c)
             );
+            if let Some(d) = o.density.filter(|d| *d < 1.0) {
+                let _ = writeln!(h, "  ps_sparsify(ps_p[{k}], ({r}) * ({c}), {d:e});");
+            }
         }
     }
     let _ = writeln!(
@@ -112,27 +118,60 @@ pub(super) fn check_section(
         h,
         "}}\n/* The formula evaluated directly. */\nstatic void ps_check_naive(ps_mat *nv)\n{{"
     );
-    let mut tmp = 0;
-    for a in &q.assignments {
-        let (v, is_tmp) = naive(&a.rhs, h, &mut tmp);
-        if is_tmp {
-            let _ = writeln!(h, "  nv[{}] = {v};", a.lhs);
-        } else {
-            let _ = writeln!(h, "  nv[{}] = nv_copy({v});", a.lhs);
-        }
-    }
+    sumproduct::naive_statements(q, h)?;
     let sizes: Vec<String> = (0..q.sizes.len()).map(|i| format!("(sz)[{i}]")).collect();
     let mut args = sizes.clone();
-    for k in 0..params.len() {
-        args.push(format!("(p)[{k}]"));
-        args.push(format!("(ld)[{k}]"));
+    for (k, i) in params.iter().enumerate() {
+        if csr.contains(i) {
+            args.extend([
+                format!("ps_rp{k}"),
+                format!("ps_ci{k}"),
+                format!("ps_va{k}"),
+            ]);
+        } else {
+            args.push(format!("(p)[{k}]"));
+            args.push(format!("(ld)[{k}]"));
+        }
     }
     args.push("(w)".into());
     let _ = writeln!(
         h,
-        "}}\n#define PS_CHECK_WORKSPACE(sz) {name}_workspace({})\n#define PS_CHECK_VARIANT(sz) {name}_variant({})\n#define PS_CHECK_CALL(sz, p, ld, w) {name}({})\n#endif /* PS_CAPI_CHECK */",
+        "}}\n#define PS_CHECK_WORKSPACE(sz) {name}_workspace({})\n#define PS_CHECK_VARIANT(sz) {name}_variant({})",
         sizes.join(", "),
         sizes.join(", "),
-        args.join(", ")
     );
+    if csr.is_empty() {
+        let _ = writeln!(
+            h,
+            "#define PS_CHECK_CALL(sz, p, ld, w) {name}({})",
+            args.join(", ")
+        );
+    } else {
+        // Sparse parameters go in CSR form, built from the driver's dense (padded) copies.
+        h.push_str(sumproduct::CSR_BUILD);
+        let _ = writeln!(
+            h,
+            "static int ps_check_call(const int64_t *sz, double *const *p, const int64_t *ld, double *w)\n{{"
+        );
+        for (k, i) in params.iter().enumerate() {
+            if csr.contains(i) {
+                let _ = writeln!(
+                    h,
+                    "  int64_t *ps_rp{k}, *ps_ci{k}, ps_r{k}, ps_c{k};\n  double *ps_va{k};\n  ps_check_shape(sz, {k}, &ps_r{k}, &ps_c{k});\n  ps_csr_build(p[{k}], ps_r{k}, ps_c{k}, ld[{k}], &ps_rp{k}, &ps_ci{k}, &ps_va{k});"
+                );
+            }
+        }
+        let _ = writeln!(h, "  int ps_rc = {name}({});", args.join(", "));
+        for (k, i) in params.iter().enumerate() {
+            if csr.contains(i) {
+                let _ = writeln!(h, "  free(ps_rp{k});\n  free(ps_ci{k});\n  free(ps_va{k});");
+            }
+        }
+        let _ = writeln!(
+            h,
+            "  return ps_rc;\n}}\n#define PS_CHECK_CALL(sz, p, ld, w) ps_check_call((sz), (p), (ld), (w))"
+        );
+    }
+    let _ = writeln!(h, "#endif /* PS_CAPI_CHECK */");
+    Ok(())
 }

@@ -29,6 +29,9 @@ pub(super) struct Emitter<'a> {
     /// `Some` carves it from the caller's workspace `ps_work` (the C API), reused by
     /// every step since a step's scratch dies with it.
     pub(super) work: Option<Arena>,
+    /// File-scope C the sequence needs besides the kernels: the element-wise statements'
+    /// plans (`sumproduct::functions`).
+    pub(super) plans: String,
 }
 
 /// Step scratch in the C API's workspace `ps_work` (which the C API places after the
@@ -69,6 +72,7 @@ impl<'a> Emitter<'a> {
             scratch: 0,
             realisation: Vec::new(),
             work: None,
+            plans: String::new(),
         }
     }
 

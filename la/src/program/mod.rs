@@ -26,8 +26,10 @@
 //! `block` (block-diagonal steps, block by block, with `c/block.c`),
 //! `step` (a step as code), `assemble` (the whole program, around the C runtime in `c/`),
 //! `dim` (a dimension: a number, or an expression in sizes the C API takes at run time),
-//! `capi` (the sequences as a C function with a workspace, `--emit c-api`) and `capi_check`
-//! (its header's part for the checking driver `c/capi_driver.c`).
+//! `capi` (the sequences as a C function with a workspace, `--emit c-api`), `capi_check`
+//! (its header's part for the checking driver `c/capi_driver.c`) and `sumproduct` (the
+//! element-wise statements' plans before or after the sequence, CSR operands, and their
+//! direct evaluation).
 
 mod assemble;
 mod backend_blas;
@@ -45,6 +47,7 @@ mod options;
 mod orth;
 mod sizes;
 mod step;
+mod sumproduct;
 mod view;
 
 pub use assemble::{emit, emit_threads};

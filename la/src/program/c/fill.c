@@ -128,3 +128,10 @@ static __attribute__((unused)) void ps_zero_outside_blocks(double *a, int64_t r,
     for (int64_t i = 0; i < r; i++)
       if (i / b != j / b) a[i + j * r] = 0.0;
 }
+
+/* Sparse(d): every entry kept with probability d, else zero (the declared density). */
+static __attribute__((unused)) void ps_sparsify(double *a, int64_t len, double d)
+{
+  for (int64_t k = 0; k < len; k++)
+    if ((ps_sym() + 1.0) * 0.5 >= d) a[k] = 0.0;
+}
