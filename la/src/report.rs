@@ -13,6 +13,7 @@ use super::search::Solution;
 pub fn text(sol: &Solution) -> String {
     let env = &sol.lowered.env;
     let mut s = String::new();
+    plans(&mut s, sol, true);
     for st in sol
         .lowered
         .steps
@@ -40,18 +41,7 @@ pub fn text(sol: &Solution) -> String {
     {
         let _ = writeln!(s, "{:<10} {}", "", describe(env, st));
     }
-    for pl in &sol.elementwise {
-        let _ = writeln!(
-            s,
-            "SUMPRODUCT {} := {}\n{:<10} {:.4e} FLOPs as written, {:.4e} chosen ({} the kernel sequence)",
-            env.entities[pl.lhs].name,
-            polyscan_sumproduct::show::show(&pl.optimised.plan),
-            "",
-            pl.optimised.before,
-            pl.optimised.after,
-            if pl.before { "before" } else { "after" }
-        );
-    }
+    plans(&mut s, sol, false);
     let (total, naive) = totals(sol);
     let _ = writeln!(s, "total:  {total:.4e} FLOPs");
     let ratio = if total > 0.0 { naive / total } else { 1.0 };
@@ -78,6 +68,23 @@ pub fn text(sol: &Solution) -> String {
         sol.states
     );
     s
+}
+
+/// The element-wise statements' plans that run `before` the kernel sequence (or after it).
+fn plans(s: &mut String, sol: &Solution, before: bool) {
+    let env = &sol.lowered.env;
+    for pl in sol.elementwise.iter().filter(|p| p.before == before) {
+        let _ = writeln!(
+            s,
+            "SUMPRODUCT {} := {}\n{:<10} {:.4e} FLOPs as written, {:.4e} chosen ({} the kernel sequence)",
+            env.entities[pl.lhs].name,
+            polyscan_sumproduct::show::show(&pl.optimised.plan),
+            "",
+            pl.optimised.before,
+            pl.optimised.after,
+            if pl.before { "before" } else { "after" }
+        );
+    }
 }
 
 /// FLOPs of the chosen sequence and of the naive evaluation, element-wise plans included.
