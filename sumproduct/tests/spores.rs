@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::process::Command;
 
-use polyscan_sumproduct::emit::{c_function, Storage, PRELUDE};
+use polyscan_sumproduct::emit::{c_function, c_function_in_workspace, Storage, PRELUDE};
 use polyscan_sumproduct::evaluate::{eval_la, eval_plan, Dense, Values};
 use polyscan_sumproduct::expr::Func;
 use polyscan_sumproduct::show::show;
@@ -351,6 +351,7 @@ fn c_array(ty: &str, name: &str, xs: &[String]) -> String {
 #[test]
 fn generated_c_agrees_with_direct_evaluation() {
     let dir = tempfile::tempdir().expect("tempdir");
+    let mut gemms = 0;
     for (k, c) in cases().iter().enumerate() {
         let ops = small(&c.operands);
         let s = shapes(&ops);
@@ -368,89 +369,121 @@ fn generated_c_agrees_with_direct_evaluation() {
                 (n.to_string(), st)
             })
             .collect();
-        let f = c_function(
-            "plan",
-            &o.plan,
-            &o.input.dims,
-            &storage,
-            o.input.rows,
-            o.input.cols,
-        )
-        .expect("emit");
-        let mut src = String::from(PRELUDE);
-        src += "#include <stdio.h>\n";
-        src += &f;
-        let mut args = Vec::new();
-        for (n, st) in &storage {
-            let m = &v[n];
-            match st {
-                Storage::Dense { .. } => {
-                    let xs: Vec<String> = m.data.iter().map(|x| format!("{x:e}")).collect();
-                    src += &c_array("double", &format!("op_{n}"), &xs);
-                    args.push(format!("op_{n}"));
-                }
-                Storage::Csr => {
-                    let (mut rowptr, mut colind, mut val) = (vec!["0".to_string()], vec![], vec![]);
-                    for i in 0..m.rows {
-                        for j in 0..m.cols {
-                            if m.at(i, j) != 0.0 {
-                                colind.push(j.to_string());
-                                val.push(format!("{:e}", m.at(i, j)));
-                            }
-                        }
-                        rowptr.push(colind.len().to_string());
+        // Twice: temporaries allocated, and in a workspace with dense products through
+        // `ps_plan_gemm` (defined here as a plain triple loop).
+        for workspace in [false, true] {
+            let (f, work) = if workspace {
+                let w = c_function_in_workspace(
+                    "plan",
+                    &o.plan,
+                    &o.input.dims,
+                    &storage,
+                    (o.input.rows, o.input.cols),
+                    true,
+                )
+                .expect("emit");
+                gemms += usize::from(w.gemm);
+                let hook = if w.gemm { GEMM_HOOK } else { "" };
+                (format!("{hook}{}", w.text), Some(w.work))
+            } else {
+                let f = c_function(
+                    "plan",
+                    &o.plan,
+                    &o.input.dims,
+                    &storage,
+                    o.input.rows,
+                    o.input.cols,
+                )
+                .expect("emit");
+                (f, None)
+            };
+            let mut src = String::from(PRELUDE);
+            src += "#include <stdio.h>\n";
+            src += &f;
+            let mut args = Vec::new();
+            for (n, st) in &storage {
+                let m = &v[n];
+                match st {
+                    Storage::Dense { .. } => {
+                        let xs: Vec<String> = m.data.iter().map(|x| format!("{x:e}")).collect();
+                        src += &c_array("double", &format!("op_{n}"), &xs);
+                        args.push(format!("op_{n}"));
                     }
-                    src += &c_array("int64_t", &format!("{n}_rowptr"), &rowptr);
-                    src += &c_array("int64_t", &format!("{n}_colind"), &colind);
-                    src += &c_array("double", &format!("{n}_val"), &val);
-                    args.extend([
-                        format!("{n}_rowptr"),
-                        format!("{n}_colind"),
-                        format!("{n}_val"),
-                    ]);
+                    Storage::Csr => {
+                        let (mut rowptr, mut colind, mut val) =
+                            (vec!["0".to_string()], vec![], vec![]);
+                        for i in 0..m.rows {
+                            for j in 0..m.cols {
+                                if m.at(i, j) != 0.0 {
+                                    colind.push(j.to_string());
+                                    val.push(format!("{:e}", m.at(i, j)));
+                                }
+                            }
+                            rowptr.push(colind.len().to_string());
+                        }
+                        src += &c_array("int64_t", &format!("{n}_rowptr"), &rowptr);
+                        src += &c_array("int64_t", &format!("{n}_colind"), &colind);
+                        src += &c_array("double", &format!("{n}_val"), &val);
+                        args.extend([
+                            format!("{n}_rowptr"),
+                            format!("{n}_colind"),
+                            format!("{n}_val"),
+                        ]);
+                    }
                 }
             }
-        }
-        let len = want.rows * want.cols;
-        write!(
+            let len = want.rows * want.cols;
+            write!(
             src,
-            "int main(void) {{\n  static double out[{len}];\n  if (plan({}, out)) return 2;\n  for (int k = 0; k < {len}; k++) printf(\"%.17g\\n\", out[k]);\n  return 0;\n}}\n",
-            args.join(", ")
+            "int main(void) {{\n  static double out[{len}];\n{}  if (plan({}, out{})) return 2;\n  for (int k = 0; k < {len}; k++) printf(\"%.17g\\n\", out[k]);\n  return 0;\n}}\n",
+            work.map_or(String::new(), |w| format!("  static double work[{w}];\n  for (int k = 0; k < {w}; k++) work[k] = 7.25;\n")),
+            args.join(", "),
+            if work.is_some() { ", work" } else { "" }
         )
         .expect("format");
-        let (cfile, exe) = (
-            dir.path().join(format!("c{k}.c")),
-            dir.path().join(format!("c{k}")),
-        );
-        std::fs::write(&cfile, &src).expect("write C");
-        let cc = Command::new("cc")
-            .args(["-O1", "-Wall", "-Werror", "-o"])
-            .arg(&exe)
-            .arg(&cfile)
-            .arg("-lm")
-            .output()
-            .expect("run cc");
-        assert!(
-            cc.status.success(),
-            "{}: {}\n{src}",
-            c.name,
-            String::from_utf8_lossy(&cc.stderr)
-        );
-        let run = Command::new(&exe).output().expect("run program");
-        assert!(run.status.success(), "{}", c.name);
-        let got: Vec<f64> = String::from_utf8_lossy(&run.stdout)
-            .lines()
-            .map(|l| l.parse().expect("a number"))
-            .collect();
-        let got = Dense {
-            rows: want.rows,
-            cols: want.cols,
-            data: got,
-        };
-        let d = want.relative_difference(&got);
-        assert!(d < 1e-12, "{}: {d:e}\n{src}", c.name);
+            let (cfile, exe) = (
+                dir.path().join(format!("c{k}_{workspace}.c")),
+                dir.path().join(format!("c{k}_{workspace}")),
+            );
+            std::fs::write(&cfile, &src).expect("write C");
+            let cc = Command::new("cc")
+                .args(["-O1", "-Wall", "-Werror", "-o"])
+                .arg(&exe)
+                .arg(&cfile)
+                .arg("-lm")
+                .output()
+                .expect("run cc");
+            assert!(
+                cc.status.success(),
+                "{}: {}\n{src}",
+                c.name,
+                String::from_utf8_lossy(&cc.stderr)
+            );
+            let run = Command::new(&exe).output().expect("run program");
+            assert!(run.status.success(), "{}", c.name);
+            let got: Vec<f64> = String::from_utf8_lossy(&run.stdout)
+                .lines()
+                .map(|l| l.parse().expect("a number"))
+                .collect();
+            let got = Dense {
+                rows: want.rows,
+                cols: want.cols,
+                data: got,
+            };
+            let d = want.relative_difference(&got);
+            assert!(
+                d < 1e-12,
+                "{} (workspace {workspace}): {d:e}\n{src}",
+                c.name
+            );
+        }
     }
+    // The table has plans with dense matrix products, so the hook was exercised.
+    assert!(gemms > 0, "no plan called ps_plan_gemm");
 }
+
+/// `C += alpha A B` (column-major) for plans emitted with dense products as calls.
+const GEMM_HOOK: &str = "static void ps_plan_gemm(int64_t m, int64_t n, int64_t k, double alpha, const double *a, int64_t lda, const double *b, int64_t ldb, double *c, int64_t ldc)\n{\n  for (int64_t i = 0; i < m; i++)\n    for (int64_t j = 0; j < n; j++) {\n      double s = 0.0;\n      for (int64_t l = 0; l < k; l++) s += a[i + lda * l] * b[l + ldb * j];\n      c[i + ldc * j] += alpha * s;\n    }\n}\n";
 
 /// `sum(X + eps)` is `sum(X) + eps |i| |j|`: the broadcast ones are summed out by size, so
 /// the plan reads X's nonzeros and nothing dense.
