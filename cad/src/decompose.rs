@@ -2,6 +2,7 @@
 //! fallback when Brown's projection is not valid, and point location for checking.
 
 use crate::algebraic::Algebraic;
+use crate::equational::Equations;
 use crate::error::CadError;
 use crate::formula::Formula;
 use crate::lift::{Bound, Cell, CellKind, LiftOutcome, LiftStats, Lifter};
@@ -76,16 +77,22 @@ impl Cad {
         {
             return Err(CadError::MissingCoordinate(v));
         }
+        // Clauses with an equation in the last variable restrict its projection.
+        let eqs = match nvars {
+            0 => Equations::default(),
+            n => Equations::of(&formulas, &pruning, n - 1),
+        };
         let mut full_polys: Vec<Poly> = Vec::new();
         let max_restarts = 8 + polys.len();
         for restarts in 0..=max_restarts {
-            let projection = Projection::until(&polys, nvars, &full_polys, limits)?;
+            let projection = Projection::restricted(&polys, nvars, &full_polys, &eqs, limits)?;
             let full: Vec<Vec<bool>> = projection
                 .levels
                 .iter()
                 .map(|l| l.iter().map(|p| full_polys.contains(p)).collect())
                 .collect();
             let lifter = Lifter::new(&projection.levels, &full, &formulas, &pruning, stats)
+                .with_restricted(&projection.restricted)
                 .with_limits(*limits);
             match lifter.lift()? {
                 LiftOutcome::Tree(cells) => {
@@ -174,7 +181,8 @@ impl Cad {
                 &self.formulas,
                 &self.pruning,
                 stats,
-            ),
+            )
+            .with_restricted(&self.projection.restricted),
         }
     }
 }

@@ -11,7 +11,8 @@
 //!
 //! - [`project::Projection`]: from the formulas' polynomials to one square-free basis per
 //!   level (Brown's operator, McCallum's for polynomials that need it, and the affine
-//!   shortcut for polynomials linear in the eliminated variable).
+//!   shortcut for polynomials linear in the eliminated variable); with
+//!   [`equational`] constraints, the last level projected against them only.
 //! - [`lift::Lifter`] and [`lift::Cell`]: the lifting tree, one sample point per cell,
 //!   cut ([`lift::Prune`]) as soon as no formula can hold or a cell holds no integer point.
 //! - [`Cad`]: projection plus lifting, with the McCallum restart when Brown's projection
@@ -106,6 +107,7 @@ pub use sign::{sign_at, SignCounts, SignStats};
 pub use upoly::UPoly;
 
 mod decompose;
+pub mod equational;
 pub mod formula;
 pub mod lift;
 pub mod project;

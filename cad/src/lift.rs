@@ -132,6 +132,10 @@ pub struct Lifter<'a> {
     pub stats: &'a LiftStats,
     /// Where lifting stops early (none by default; see [`Lifter::with_limits`]).
     pub limits: crate::Limits,
+    /// `restricted[k][i]`: basis polynomial `i` of level `k` is not delineable (projected
+    /// only against equational constraints, [`crate::project::Projection::restricted`]),
+    /// so its roots bound no cell. Empty by default; see [`Lifter::with_restricted`].
+    pub restricted: &'a [Vec<bool>],
     /// Every polynomial of the formulas and pruning constraints, with the basis
     /// polynomials (level, index) that divide it: on a section of one of those it is 0
     /// with no arithmetic at all. Built once, since lifting asks at every section.
@@ -209,6 +213,7 @@ impl<'a> Lifter<'a> {
             pruning,
             stats,
             limits: crate::Limits::none(),
+            restricted: &[],
             divisors,
             atom_ids,
             roots_memo: Mutex::new(HashMap::new()),
@@ -219,6 +224,13 @@ impl<'a> Lifter<'a> {
     pub fn with_limits(self, limits: crate::Limits) -> Lifter<'a> {
         self.stats.signs.set_deadline(limits.deadline);
         Lifter { limits, ..self }
+    }
+
+    /// The same lifter for a projection with equational constraints: the basis
+    /// polynomials `restricted` marks give no roots to stacks (a projection's
+    /// [`crate::project::Projection::restricted`]).
+    pub fn with_restricted(self, restricted: &'a [Vec<bool>]) -> Lifter<'a> {
+        Lifter { restricted, ..self }
     }
 
     /// Builds the tree over the whole space.
@@ -324,6 +336,12 @@ impl<'a> Lifter<'a> {
         let mut roots: Vec<(Algebraic, Vec<RootRef>)> = Vec::new();
         let mut invalid = Vec::new();
         for (i, f) in self.levels[k].iter().enumerate() {
+            if self.restricted.get(k).and_then(|l| l.get(i)) == Some(&true) {
+                // Sign-invariant on the sections of its clause's equation, which are
+                // among the roots below; its own roots need not be continuous over the
+                // cell, so they bound nothing.
+                continue;
+            }
             let full = self.full[k][i];
             if !full && !zero_dim && sign_at(&f.lc(k), prefix, &self.stats.signs)? == 0 {
                 invalid.push((k, i));

@@ -7,8 +7,11 @@
 //! Polynomials linear in `x_k` skip the discriminant (the affine projection of section
 //! 3.10 of the seed thesis: it is the constant 1). McCallum's operator adds all
 //! coefficients; the lifting asks for it per polynomial when Brown's operator is not valid
-//! (a polynomial nullified over a cell of positive dimension).
+//! (a polynomial nullified over a cell of positive dimension). With equational
+//! constraints ([`crate::equational`]) the last level projects the other polynomials of a
+//! clause only against its equation ([`Projection::restricted`]).
 
+use crate::equational::{Equations, Restriction};
 use crate::error::CadError;
 use polys::{square_free_basis, Poly};
 
@@ -30,6 +33,11 @@ pub struct Projection {
     pub levels: Vec<Vec<Poly>>,
     /// What the projection did to build `levels`.
     pub stats: ProjectionStats,
+    /// `restricted[k][i]`: basis polynomial `i` of level `k` was projected only against
+    /// the equational constraints of its clauses, so it is sign-invariant on their
+    /// sections but not delineable: its roots bound no cell. Empty (nothing restricted)
+    /// without equational constraints; only the last level is ever restricted.
+    pub restricted: Vec<Vec<bool>>,
 }
 
 /// What the projection did.
@@ -45,6 +53,8 @@ pub struct ProjectionStats {
     /// Discriminants of basis polynomials of degree at least 2 in their main variable
     /// (counted but not computed at level 0).
     pub discriminants: usize,
+    /// Basis polynomials of the last level projected only against equational constraints.
+    pub restricted: usize,
 }
 
 impl Projection {
@@ -76,7 +86,37 @@ impl Projection {
         full: &[Poly],
         limits: &crate::Limits,
     ) -> Result<Projection, CadError> {
+        Projection::restricted(polys, nvars, full, &Equations::default(), limits)
+    }
+
+    /// As [`Projection::until`], with the last level restricted by the equational
+    /// constraints `eqs` (the clauses of the formulas `polys` come from): the other
+    /// polynomials of a clause contribute only their resultants with its equation.
+    ///
+    /// ```
+    /// use cad::equational::Equations;
+    /// use cad::formula::Formula;
+    /// use cad::project::Projection;
+    /// use polys::Vars;
+    /// let v = Vars::from_names(["x", "y"]);
+    /// let f = Formula::conjunction(&v, &["y = x", "x^2 + y^2 <= 4", "y^3 + x*y >= 1"]).unwrap();
+    /// let ps = f.polynomials();
+    /// let eqs = Equations::of(&[f], &[], 1);
+    /// let all = Projection::new(&ps, 2, &[]);
+    /// let cut = Projection::restricted(&ps, 2, &[], &eqs, &cad::Limits::none()).unwrap();
+    /// // No resultant of the circle with the cubic, no discriminant of either.
+    /// assert!(cut.levels[0].len() < all.levels[0].len());
+    /// assert_eq!(cut.restricted[1], [false, true, true]);
+    /// ```
+    pub fn restricted(
+        polys: &[Poly],
+        nvars: usize,
+        full: &[Poly],
+        eqs: &Equations,
+        limits: &crate::Limits,
+    ) -> Result<Projection, CadError> {
         let mut stats = ProjectionStats::default();
+        let mut restricted = vec![Vec::new(); nvars];
         let mut levels = vec![Vec::new(); nvars];
         let mut pending: Vec<Poly> = polys.iter().filter(|p| !p.is_constant()).cloned().collect();
         for k in (0..nvars).rev() {
@@ -99,10 +139,29 @@ impl Projection {
                     Operator::Brown
                 }
             };
-            lower.extend(project_level(&levels[k], k, &op, &mut stats, limits)?);
+            let restriction = (k + 1 == nvars && eqs.any()).then(|| {
+                let r = eqs.restriction(&levels[k], k);
+                stats.restricted += r.delineable.iter().filter(|d| !**d).count();
+                r
+            });
+            lower.extend(project_level(
+                &levels[k],
+                k,
+                &op,
+                restriction.as_ref(),
+                &mut stats,
+                limits,
+            )?);
+            if let Some(r) = restriction {
+                restricted[k] = r.delineable.iter().map(|d| !d).collect();
+            }
             pending = lower.into_iter().filter(|p| !p.is_constant()).collect();
         }
-        Ok(Projection { levels, stats })
+        Ok(Projection {
+            levels,
+            stats,
+            restricted,
+        })
     }
 
     /// Total number of projection factors.
@@ -114,13 +173,25 @@ impl Projection {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// Whether basis polynomial `i` of level `k` is restricted (see the field).
+    pub fn is_restricted(&self, k: usize, i: usize) -> bool {
+        self.restricted
+            .get(k)
+            .and_then(|l| l.get(i))
+            .copied()
+            .unwrap_or(false)
+    }
 }
 
-/// The projection of one level's basis (all with main variable `k`).
+/// The projection of one level's basis (all with main variable `k`); with a
+/// `restriction`, only its delineable polynomials contribute coefficients and
+/// discriminants, and only its pairs resultants.
 fn project_level(
     basis: &[Poly],
     k: usize,
     op: &impl Fn(&Poly) -> Operator,
+    restriction: Option<&Restriction>,
     stats: &mut ProjectionStats,
     limits: &crate::Limits,
 ) -> Result<Vec<Poly>, crate::StopReason> {
@@ -133,30 +204,17 @@ fn project_level(
     let late = || limits.check_time().is_err();
     let timed_out =
         || crate::StopReason::TimeLimit(limits.deadline.map(|d| d.1).unwrap_or_default());
+    let delineable = |i: usize| restriction.is_none_or(|r| r.delineable[i]);
+    let pair = |i: usize, j: usize| restriction.is_none_or(|r| r.pairs[i][j]);
     for (i, f) in basis.iter().enumerate() {
         limits.check_time()?;
-        match op(f) {
-            Operator::Brown => {
-                if !constants_only {
-                    out.push(f.lc(k));
-                }
-            }
-            Operator::McCallum => {
-                stats.full_coefficients += 1;
-                if !constants_only {
-                    out.extend(f.coeffs(k).into_iter().filter(|c| !c.is_zero()));
-                }
-            }
+        if delineable(i) {
+            project_one(f, k, op(f), stats, &mut out, limits)?;
         }
-        if f.degree(k) >= 2 {
-            stats.discriminants += 1;
-            if !constants_only {
-                out.push(f.discriminant_until(k, &late).ok_or_else(timed_out)?);
+        for (j, g) in basis.iter().enumerate().skip(i + 1) {
+            if !pair(i, j) {
+                continue;
             }
-        } else {
-            stats.affine += 1;
-        }
-        for g in &basis[i + 1..] {
             limits.check_time()?;
             stats.resultants += 1;
             if !constants_only {
@@ -166,6 +224,44 @@ fn project_level(
     }
     out.retain(|p| !p.is_constant());
     Ok(out)
+}
+
+/// The coefficients `op` asks for and the discriminant of one basis polynomial `f` of
+/// level `k`, appended to `out` (counted only at level 0, where they are constants).
+fn project_one(
+    f: &Poly,
+    k: usize,
+    op: Operator,
+    stats: &mut ProjectionStats,
+    out: &mut Vec<Poly>,
+    limits: &crate::Limits,
+) -> Result<(), crate::StopReason> {
+    let constants_only = k == 0;
+    let late = || limits.check_time().is_err();
+    let timed_out =
+        || crate::StopReason::TimeLimit(limits.deadline.map(|d| d.1).unwrap_or_default());
+    match op {
+        Operator::Brown => {
+            if !constants_only {
+                out.push(f.lc(k));
+            }
+        }
+        Operator::McCallum => {
+            stats.full_coefficients += 1;
+            if !constants_only {
+                out.extend(f.coeffs(k).into_iter().filter(|c| !c.is_zero()));
+            }
+        }
+    }
+    if f.degree(k) >= 2 {
+        stats.discriminants += 1;
+        if !constants_only {
+            out.push(f.discriminant_until(k, &late).ok_or_else(timed_out)?);
+        }
+    } else {
+        stats.affine += 1;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -29,8 +29,8 @@ mod common;
 mod grid;
 
 use common::{
-    c_compiler, domain_of, first_difference, hard_domain, random_domain, run_domains, Domain,
-    HARD_BIT,
+    c_compiler, domain_of, equation_domain, first_difference, hard_domain, random_domain,
+    run_domains, Domain, HARD_BIT,
 };
 use std::path::PathBuf;
 use std::time::Instant;
@@ -102,6 +102,27 @@ fn hard_domains_match_brute_force() {
     let domains: Vec<Domain> = (0..count).map(hard_domain).collect();
     let report = run_domains(&domains, &cc, threads(), 60);
     assert_passed(&report, "hard ", t0);
+}
+
+/// Domains with an equation fixing the innermost iterator (`POLYSCAN_EQ_COUNT`, default
+/// 60), generated with the CAD, whose last level is projected against the equation only
+/// (`cad::equational`), against brute force.
+#[test]
+fn equation_domains_match_brute_force() {
+    let Some(cc) = c_compiler() else {
+        eprintln!("no C compiler found (tried $CC, cc, gcc): skipping");
+        return;
+    };
+    let count = env_u64("POLYSCAN_EQ_COUNT").unwrap_or(60);
+    let t0 = Instant::now();
+    let domains: Vec<Domain> = (0..count).map(equation_domain).collect();
+    let report = run_domains(&domains, &cc, threads(), 60);
+    assert_passed(&report, "equation ", t0);
+    assert!(
+        report.pass * 2 >= report.total(),
+        "fewer than half of the equation domains generated: {}",
+        report.summary()
+    );
 }
 
 /// The benchmark's input: with `POLYSCAN_HARD_DIR` set, writes hard domains

@@ -285,7 +285,8 @@ pub fn cad_lines(
         &cad.formulas,
         &cad.pruning,
         stats,
-    );
+    )
+    .with_restricted(&cad.projection.restricted);
     let mut point: Vec<Algebraic> = prefix
         .iter()
         .map(|v| Algebraic::from(v.to_bigint()))

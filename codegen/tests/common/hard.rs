@@ -16,7 +16,9 @@ pub const HARD_BIT: u64 = 1 << 62;
 /// The domain a differential seed names: hard when [`HARD_BIT`] is set, else the ordinary
 /// random domain.
 pub fn domain_of(seed: u64) -> Domain {
-    if seed & HARD_BIT != 0 {
+    if seed & EQUATION_BIT != 0 {
+        equation_domain(seed & !EQUATION_BIT)
+    } else if seed & HARD_BIT != 0 {
         hard_domain(seed & !HARD_BIT)
     } else {
         random_domain(seed)

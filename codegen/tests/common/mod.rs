@@ -19,8 +19,10 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod batch;
+mod equation;
 mod hard;
 pub use batch::*;
+pub use equation::*;
 pub use hard::*;
 
 /// splitmix64: tiny, fast and good enough to draw test cases; one state per domain seed
