@@ -429,7 +429,7 @@ impl<'a> Lifter<'a> {
                 CellKind::Sector => !sector_has_integer(&cell.lower, &cell.upper, &cell.sample),
             }
         } else {
-            false
+            kind == CellKind::Sector && self.integer_gap(level, &cell.lower, &cell.upper)
         };
         if no_integers {
             self.stats.pruned_integer.fetch_add(1, Relaxed);
@@ -517,6 +517,37 @@ impl<'a> Lifter<'a> {
         }
         cell.children = self.stack(prefix, zero_dim, nullified, known)?;
         Ok(())
+    }
+
+    /// Whether a sector of level `k` over a cell of positive dimension holds no integer
+    /// point because its bounds are `x_k = g1(x')` and `x_k = g2(x')` with integer
+    /// polynomials `g1`, `g2` (roots of basis polynomials linear in `x_k` with leading
+    /// coefficient +-1) whose difference is a constant at most 1: at every integer `x'` the
+    /// open interval between two integers at most 1 apart holds no integer, and a point
+    /// with a non-integer `x'` is no integer point.
+    fn integer_gap(&self, k: usize, lower: &Bound, upper: &Bound) -> bool {
+        let root = |b: &Bound| -> Option<Poly> {
+            let Bound::Roots(refs) = b else {
+                return None;
+            };
+            refs.iter().find_map(|r| {
+                let p = self.levels.get(k)?.get(r.poly)?;
+                if p.degree(k) != 1 {
+                    return None;
+                }
+                let cs = p.coeffs(k);
+                let lc = cs.get(1)?.constant_value()?;
+                // p = lc*x + c0 with lc = +-1: x = -c0/lc = -lc*c0.
+                (lc == polys::Int::from(1) || lc == polys::Int::from(-1))
+                    .then(|| cs[0].scale(&lc).neg())
+            })
+        };
+        let (Some(g1), Some(g2)) = (root(lower), root(upper)) else {
+            return false;
+        };
+        g2.sub(&g1)
+            .constant_value()
+            .is_some_and(|d| d <= polys::Int::from(1))
     }
 
     /// The index in `divisors` of an atom's polynomial, found by its address.
