@@ -16,6 +16,10 @@ pub struct CadArgs {
     pub file: PathBuf,
     #[command(flatten)]
     pub limits: super::gen::Limits,
+    /// Decompose the tiled system (as `polyscan gen --engine cad` with these flags), with
+    /// the tiling's overapproximation (Algorithm 4) as pruning formulas.
+    #[command(flatten)]
+    pub tiling: super::tile::TileFlags,
     /// Iterator order, outermost first, or `brown` for Brown's heuristic.
     #[arg(long, value_delimiter = ',')]
     pub order: Option<Vec<String>>,
@@ -83,7 +87,7 @@ pub fn run(args: CadArgs) -> Result<(), Diagnostic> {
         order: args.order.clone(),
         context: None,
         convex: false,
-        tiling: Default::default(),
+        tiling: args.tiling.clone(),
         engine: super::gen::Engine::Cad,
         separate: true,
     };
@@ -119,11 +123,16 @@ pub fn run(args: CadArgs) -> Result<(), Diagnostic> {
         print!("{out}");
     }
     if args.stats {
+        let p = &cad.projection;
         eprintln!(
-            "{} cells, {} leaves, {} McCallum restarts; {}",
+            "{} cells, {} leaves, {} McCallum restarts; projection factors {} ({} restricted by equations; {} resultants, {} discriminants); {}",
             cad.cell_count(),
             cad.leaf_count(),
             cad.restarts,
+            p.len(),
+            p.stats.restricted,
+            p.stats.resultants,
+            p.stats.discriminants,
             cad::stats_summary(stats)
         );
     }
