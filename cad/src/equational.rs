@@ -98,6 +98,20 @@ impl Equations {
             }
             free[i] = self.free.iter().any(|p| divides(b, p));
         }
+        // A bound of degree 3 or more is found at run time between sections of the factors
+        // of its derivative (codegen's root search): the basis factors of an equation's
+        // derivative must bound cells, or the search would take a bracket with other roots
+        // in it for one without.
+        for clause in &self.clauses {
+            let Some(f) = &clause.equation else { continue };
+            if f.degree(top) < 2 {
+                continue;
+            }
+            let df = f.derivative(top);
+            for (i, b) in basis.iter().enumerate() {
+                free[i] |= divides(b, &df);
+            }
+        }
         // A basis polynomial none of the clauses explains stays delineable (never happens
         // for a basis of these polynomials, but is the safe answer).
         let delineable: Vec<bool> = (0..n)
@@ -255,6 +269,19 @@ mod tests {
         assert_eq!(e.clauses.len(), 1);
         // The clause without equation makes its polynomials free: y, y - x^2.
         assert_eq!(e.free.len(), 2);
+    }
+
+    #[test]
+    fn factors_of_an_equations_derivative_stay_delineable() {
+        let mut v = Vars::from_names(["x", "y"]);
+        // d/dy (y^3 - 3y - x) = 3 (y - 1)(y + 1); y - 1 is also a clause polynomial.
+        let f = formula(&["y^3 - 3*y - x = 0", "y <= 1", "x*y + y^2 >= 1"], &v);
+        let e = Equations::of(&[f], &[], 1);
+        let basis: Vec<Poly> = ["y^3 - 3*y - x", "y - 1", "y^2 + x*y - 1"]
+            .iter()
+            .map(|s| Poly::parse(s, &mut v).unwrap())
+            .collect();
+        assert_eq!(e.restriction(&basis, 1).delineable, [true, true, false]);
     }
 
     #[test]
