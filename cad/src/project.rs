@@ -13,7 +13,7 @@
 
 use crate::equational::{Equations, Restriction};
 use crate::error::CadError;
-use polys::{square_free_basis, Poly};
+use polys::{square_free_basis_until, Poly};
 
 /// Which coefficients a polynomial contributes to the projection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -121,7 +121,11 @@ impl Projection {
         let mut pending: Vec<Poly> = polys.iter().filter(|p| !p.is_constant()).cloned().collect();
         for k in (0..nvars).rev() {
             limits.check_time()?;
-            let basis = square_free_basis(&pending);
+            // Asked inside the basis's gcds too: one of them can take minutes.
+            let basis = square_free_basis_until(&pending, &|| limits.check_time().is_err())
+                .ok_or_else(|| {
+                    crate::StopReason::TimeLimit(limits.deadline.map(|d| d.1).unwrap_or_default())
+                })?;
             let mut lower = Vec::new();
             for b in basis {
                 match b.main_var() {

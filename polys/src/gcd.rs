@@ -6,8 +6,10 @@
 //! non-zero remainder (Gauss's lemma makes that the gcd of the primitive parts). Results are
 //! normalised to a positive leading coefficient, so equal ideals give equal polynomials.
 
+use crate::brown::brown_gcd;
 use crate::coeff::Coeff;
 use crate::modgcd::modular_gcd;
+use crate::modres::ModFail;
 use crate::modular::{coprime_at_point, coprime_mod_p, only_in, square_free_at_point};
 use crate::mono::Mono;
 use crate::poly::Poly;
@@ -33,88 +35,45 @@ impl<C: Coeff> Poly<C> {
     /// assert_eq!(f.gcd(&g), Poly::parse("x + y", &mut v).unwrap());
     /// ```
     pub fn gcd(&self, o: &Poly<C>) -> Poly<C> {
-        if self.is_zero() {
-            return o.clone().normalize_sign();
-        }
-        if o.is_zero() || self == o {
-            return self.clone().normalize_sign();
-        }
-        if self.is_constant() || o.is_constant() {
-            return Poly::constant(self.integer_content().gcd(&o.integer_content()));
-        }
-        // Both non-constant, so both have a main variable.
-        let v = self.nvars().max(o.nvars()) - 1;
-        let univariate = only_in(self, v) && only_in(o, v);
-        if univariate {
-            // Coprime over Q (the usual case): the gcd is that of the contents.
-            if coprime_at_point(self, o, v, &[]) == Some(true) {
-                return Poly::constant(self.integer_content().gcd(&o.integer_content()));
-            }
-            // Otherwise by the modular method (exact: checked by division), not the PRS.
-            if let Some(g) = modular_gcd(&dense_in(self, v), &dense_in(o, v)) {
-                let c = self.integer_content().gcd(&o.integer_content());
-                let g = Poly::from_terms(
-                    g.into_iter()
-                        .enumerate()
-                        .filter(|(_, a)| !a.is_zero())
-                        .map(|(e, a)| (Mono::var(v, e as u32), a))
-                        .collect(),
-                );
-                return g.scale(&c);
-            }
-        } else {
-            match (self.has_var(v), o.has_var(v)) {
-                (true, false) => return self.content(v).gcd(o),
-                (false, true) => return self.gcd(&o.content(v)),
-                _ => {}
-            }
-            // Both have positive degree in v: the usual coprime case needs no contents or
-            // primitive parts.
-            if coprime_proven(self, o) {
-                return Poly::constant(self.integer_content().gcd(&o.integer_content()));
-            }
-        }
-        let (ca, cb) = (self.content(v), o.content(v));
-        let c = ca.gcd(&cb);
-        let pa = divide(self, &ca);
-        let pb = divide(o, &cb);
-        // In one variable the modular test above has already failed on associates of pa, pb.
-        let g = primitive_gcd(pa, pb, v, !univariate);
-        if g.is_one() {
-            // c is a gcd, so already normalised.
-            return c;
-        }
-        c.mul(&g).normalize_sign()
+        self.gcd_until(o, &|| false).expect("never stopped")
+    }
+
+    /// [`Poly::gcd`], or `None` as soon as `stop()` says so (asked per prime and per
+    /// evaluation point of the modular method, per step of the PRS it falls back to, and
+    /// between the gcds of contents).
+    pub fn gcd_until(&self, o: &Poly<C>, stop: &dyn Fn() -> bool) -> Option<Poly<C>> {
+        gcd_with(self, o, Method::Modular, stop)
+    }
+
+    /// The gcd by the primitive subresultant PRS alone, contents included (no modular
+    /// method and no coprimality shortcut): the property tests' oracle for [`Poly::gcd`].
+    pub fn gcd_prs(&self, o: &Poly<C>) -> Poly<C> {
+        gcd_with(self, o, Method::Prs, &|| false).expect("never stopped")
     }
 
     /// The content with respect to `var`: the gcd of the coefficients of `self` as a
     /// polynomial in `var`, with positive leading coefficient.
     pub fn content(&self, var: usize) -> Poly<C> {
-        if self.is_zero() {
-            return Poly::zero();
-        }
-        if content_is_integer(self, var) {
-            return Poly::constant(self.integer_content());
-        }
-        let mut cs = self.coeffs(var);
-        // Small coefficients first: their gcds are cheap and often already trivial.
-        cs.sort_by_key(|c| (c.len(), c.total_degree()));
-        let mut g = Poly::zero();
-        for c in &cs {
-            g = g.gcd(c);
-            if g.is_one() {
-                break;
-            }
-        }
-        g
+        self.content_until(var, &|| false).expect("never stopped")
+    }
+
+    /// [`Poly::content`], or `None` as soon as `stop()` says so (see [`Poly::gcd_until`]).
+    pub fn content_until(&self, var: usize, stop: &dyn Fn() -> bool) -> Option<Poly<C>> {
+        content_with(self, var, Method::Modular, stop)
     }
 
     /// `self / content(var)`, with the sign of `self` kept.
     pub fn primitive_part(&self, var: usize) -> Poly<C> {
+        self.primitive_part_until(var, &|| false)
+            .expect("never stopped")
+    }
+
+    /// [`Poly::primitive_part`], or `None` as soon as `stop()` says so.
+    pub fn primitive_part_until(&self, var: usize, stop: &dyn Fn() -> bool) -> Option<Poly<C>> {
         if self.is_zero() {
-            return Poly::zero();
+            return Some(Poly::zero());
         }
-        divide(self, &self.content(var))
+        Some(divide(self, &self.content_until(var, stop)?))
     }
 
     /// `self` divided by the gcd of its integer coefficients, with positive leading
@@ -126,6 +85,112 @@ impl<C: Coeff> Poly<C> {
         self.div_scalar_exact(&self.integer_content())
             .normalize_sign()
     }
+}
+
+/// How the gcd of two polynomials of positive degree in their main variable is computed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Method {
+    /// Coprimality shortcuts, then the modular method (univariate: `modgcd`; several
+    /// variables: Brown's, `brown`), the PRS only where those give up.
+    Modular,
+    /// The primitive subresultant PRS alone (the oracle).
+    Prs,
+}
+
+fn gcd_with<C: Coeff>(
+    a: &Poly<C>,
+    o: &Poly<C>,
+    method: Method,
+    stop: &dyn Fn() -> bool,
+) -> Option<Poly<C>> {
+    if a.is_zero() {
+        return Some(o.clone().normalize_sign());
+    }
+    if o.is_zero() || a == o {
+        return Some(a.clone().normalize_sign());
+    }
+    if a.is_constant() || o.is_constant() {
+        return Some(Poly::constant(
+            a.integer_content().gcd(&o.integer_content()),
+        ));
+    }
+    let modular = method == Method::Modular;
+    // Both non-constant, so both have a main variable.
+    let v = a.nvars().max(o.nvars()) - 1;
+    let univariate = only_in(a, v) && only_in(o, v);
+    if univariate && modular {
+        // Coprime over Q (the usual case): the gcd is that of the contents.
+        if coprime_at_point(a, o, v, &[]) == Some(true) {
+            return Some(Poly::constant(
+                a.integer_content().gcd(&o.integer_content()),
+            ));
+        }
+        // Otherwise by the modular method (exact: checked by division), not the PRS.
+        if let Some(g) = modular_gcd(&dense_in(a, v), &dense_in(o, v)) {
+            let c = a.integer_content().gcd(&o.integer_content());
+            let g = Poly::from_terms(
+                g.into_iter()
+                    .enumerate()
+                    .filter(|(_, x)| !x.is_zero())
+                    .map(|(e, x)| (Mono::var(v, e as u32), x))
+                    .collect(),
+            );
+            return Some(g.scale(&c));
+        }
+    } else if !univariate {
+        match (a.has_var(v), o.has_var(v)) {
+            (true, false) => return gcd_with(&content_with(a, v, method, stop)?, o, method, stop),
+            (false, true) => return gcd_with(a, &content_with(o, v, method, stop)?, method, stop),
+            _ => {}
+        }
+        // Both have positive degree in v: the usual coprime case needs no contents or
+        // primitive parts.
+        if modular && coprime_proven(a, o) {
+            return Some(Poly::constant(
+                a.integer_content().gcd(&o.integer_content()),
+            ));
+        }
+    }
+    let ca = content_with(a, v, method, stop)?;
+    let cb = content_with(o, v, method, stop)?;
+    let c = gcd_with(&ca, &cb, method, stop)?;
+    let pa = divide(a, &ca);
+    let pb = divide(o, &cb);
+    // In one variable the modular method above has already failed on associates of pa, pb.
+    let g = primitive_gcd(pa, pb, v, modular && !univariate, stop)?;
+    if g.is_one() {
+        // c is a gcd, so already normalised.
+        return Some(c);
+    }
+    Some(c.mul(&g).normalize_sign())
+}
+
+fn content_with<C: Coeff>(
+    p: &Poly<C>,
+    var: usize,
+    method: Method,
+    stop: &dyn Fn() -> bool,
+) -> Option<Poly<C>> {
+    if p.is_zero() {
+        return Some(Poly::zero());
+    }
+    if method == Method::Modular && content_is_integer(p, var) {
+        return Some(Poly::constant(p.integer_content()));
+    }
+    let mut cs = p.coeffs(var);
+    // Small coefficients first: their gcds are cheap and often already trivial.
+    cs.sort_by_key(|c| (c.len(), c.total_degree()));
+    let mut g = Poly::zero();
+    for c in &cs {
+        if stop() {
+            return None;
+        }
+        g = gcd_with(&g, c, method, stop)?;
+        if g.is_one() {
+            break;
+        }
+    }
+    Some(g)
 }
 
 /// The dense coefficients (index = exponent) of a polynomial in `v` alone.
@@ -231,27 +296,45 @@ pub(crate) fn content_is_integer<C: Coeff>(p: &Poly<C>, var: usize) -> bool {
 }
 
 /// Gcd of two polynomials primitive in `v`, both of positive degree in `v`.
-/// `specialise`: whether to try `coprime_by_specialisation` first.
-fn primitive_gcd<C: Coeff>(a: Poly<C>, b: Poly<C>, v: usize, specialise: bool) -> Poly<C> {
+/// `modular`: whether to try `coprime_by_specialisation` and Brown's modular method first
+/// (else the PRS alone).
+fn primitive_gcd<C: Coeff>(
+    a: Poly<C>,
+    b: Poly<C>,
+    v: usize,
+    modular: bool,
+    stop: &dyn Fn() -> bool,
+) -> Option<Poly<C>> {
     let (mut a, mut b) = (a, b);
     if a.degree(v) < b.degree(v) {
         std::mem::swap(&mut a, &mut b);
     }
-    // Cheap exits before the PRS: a specialisation modulo a prime proves the two coprime
-    // (the usual case in CAD projection), or one divides the other.
-    if specialise && coprime_by_specialisation(&a, &b, v) {
-        return Poly::one();
+    if modular {
+        // Cheap exits first: a specialisation modulo a prime proves the two coprime (the
+        // usual case in CAD projection), or one divides the other.
+        if coprime_by_specialisation(&a, &b, v) {
+            return Some(Poly::one());
+        }
+        if a.div_exact(&b).is_some() {
+            return Some(b.normalize_sign());
+        }
+        match brown_gcd(&a, &b, v, stop) {
+            Ok(g) => return Some(g),
+            Err(ModFail::Stopped) => return None,
+            Err(ModFail::TooLarge) => {}
+        }
     }
-    if a.div_exact(&b).is_some() {
-        return b.normalize_sign();
-    }
-    let prs = a.subresultant_prs(&b, v);
-    let last = prs.last().expect("the PRS starts with its two arguments");
-    if last.degree(v) == 0 {
+    let last = a.prs_last_until(&b, v, stop)?;
+    Some(if last.degree(v) == 0 {
         Poly::one()
     } else {
-        last.primitive_part(v).normalize_sign()
-    }
+        let method = if modular {
+            Method::Modular
+        } else {
+            Method::Prs
+        };
+        divide(&last, &content_with(&last, v, method, stop)?).normalize_sign()
+    })
 }
 
 /// Substitutes small integers for every variable but `v`; where both leading

@@ -65,7 +65,9 @@
 
 #![warn(missing_docs)]
 
+mod brown;
 mod coeff;
+mod dense_mod;
 mod factor;
 mod gcd;
 mod int;
@@ -93,7 +95,7 @@ pub use poly::Poly;
 pub use print::CPrintError;
 pub use rat::Rat;
 pub use recursive::rational;
-pub use sqfree::square_free_basis;
+pub use sqfree::{square_free_basis, square_free_basis_until};
 pub use vars::Vars;
 
 pub use num_bigint::BigInt;

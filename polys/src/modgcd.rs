@@ -169,7 +169,7 @@ fn trim(a: &mut Vec<u64>) {
 }
 
 /// The monic gcd of two non-zero images modulo the prime `p` (Euclid with inverses).
-fn gcd_mod(mut a: Vec<u64>, mut b: Vec<u64>, p: u64) -> Vec<u64> {
+pub(crate) fn gcd_mod(mut a: Vec<u64>, mut b: Vec<u64>, p: u64) -> Vec<u64> {
     trim(&mut a);
     trim(&mut b);
     if a.len() < b.len() {

@@ -211,6 +211,38 @@ impl<C: Coeff> Poly<C> {
         }
     }
 
+    /// The last non-zero member of [`Poly::subresultant_prs`] (an associate of the gcd
+    /// times a factor free of `var`), or `None` as soon as `stop()` says so (asked per
+    /// coefficient product and division of each step).
+    pub(crate) fn prs_last_until(
+        &self,
+        g: &Poly<C>,
+        var: usize,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Poly<C>> {
+        let (mut a, mut b) = (self.coeffs(var), g.coeffs(var));
+        if a.len() < b.len() {
+            std::mem::swap(&mut a, &mut b);
+        }
+        if b.is_empty() {
+            return Some(Poly::from_coeffs(var, &a));
+        }
+        if b.len() == 1 {
+            return Some(Poly::from_coeffs(var, &b));
+        }
+        let mut prs = Prs::new(a, b);
+        loop {
+            let last = Poly::from_coeffs(var, &prs.b);
+            let r = prs.step(stop)?;
+            if r.is_empty() {
+                return Some(last);
+            }
+            if r.len() == 1 {
+                return Some(Poly::from_coeffs(var, r));
+            }
+        }
+    }
+
     /// The resultant of `self` and `g` with respect to `var` (the determinant of their
     /// Sylvester matrix, `f` rows first). Zero exactly when the two share a factor of
     /// positive degree in `var`, or both leading coefficients vanish.

@@ -22,8 +22,15 @@ impl<C: Coeff> Poly<C> {
     /// assert_eq!(fs.len(), 2);
     /// ```
     pub fn square_free(&self) -> (C, Vec<(Poly<C>, u32)>) {
+        self.square_free_until(&|| false).expect("never stopped")
+    }
+
+    /// [`Poly::square_free`], or `None` as soon as `stop()` says so (asked inside the gcds,
+    /// see [`Poly::gcd_until`]).
+    #[allow(clippy::type_complexity)]
+    pub fn square_free_until(&self, stop: &dyn Fn() -> bool) -> Option<(C, Vec<(Poly<C>, u32)>)> {
         if self.is_zero() {
-            return (C::zero(), Vec::new());
+            return Some((C::zero(), Vec::new()));
         }
         let icont = self.integer_content();
         let unit = if self.leading_sign() < 0 {
@@ -33,8 +40,8 @@ impl<C: Coeff> Poly<C> {
         };
         let prim = self.div_scalar_exact(&unit);
         let mut out = Vec::new();
-        square_free_rec(prim, &mut out);
-        (unit, out)
+        square_free_rec(prim, &mut out, stop)?;
+        Some((unit, out))
     }
 
     /// The square-free part: the product of the distinct non-constant factors.
@@ -47,46 +54,56 @@ impl<C: Coeff> Poly<C> {
 }
 
 /// `p` is Z-primitive with positive leading coefficient.
-fn square_free_rec<C: Coeff>(p: Poly<C>, out: &mut Vec<(Poly<C>, u32)>) {
-    let Some(v) = p.main_var() else { return };
+fn square_free_rec<C: Coeff>(
+    p: Poly<C>,
+    out: &mut Vec<(Poly<C>, u32)>,
+    stop: &dyn Fn() -> bool,
+) -> Option<()> {
+    let Some(v) = p.main_var() else {
+        return Some(());
+    };
     // p is Z-primitive, so an integer content is 1 (the usual case: no gcds needed).
     if content_is_integer(&p, v) {
-        yun(p, v, out);
-        return;
+        return yun(p, v, out, stop);
     }
-    let c = p.content(v);
+    let c = p.content_until(v, stop)?;
     let pp = if c.is_one() {
         p
     } else {
-        square_free_rec(c.clone(), out);
+        square_free_rec(c.clone(), out, stop)?;
         p.div_exact(&c).expect("the content divides its polynomial")
     };
-    yun(pp, v, out);
+    yun(pp, v, out, stop)
 }
 
 /// Yun's square-free decomposition of `p`, primitive in `v` with `deg_v p > 0`.
-fn yun<C: Coeff>(p: Poly<C>, v: usize, out: &mut Vec<(Poly<C>, u32)>) {
+fn yun<C: Coeff>(
+    p: Poly<C>,
+    v: usize,
+    out: &mut Vec<(Poly<C>, u32)>,
+    stop: &dyn Fn() -> bool,
+) -> Option<()> {
     let quo =
         |a: &Poly<C>, b: &Poly<C>| a.div_exact(b).expect("Yun: gcd-derived divisors are exact");
     // p is primitive (content 1 in v, integer content 1): proven free of repeated factors,
     // gcd(p, p') = 1 (the usual case, decided without forming p').
     if square_free_proven(&p, v) {
         out.push((p.normalize_sign(), 1));
-        return;
+        return Some(());
     }
     let d = p.derivative(v);
-    let a0 = p.gcd(&d);
+    let a0 = p.gcd_until(&d, stop)?;
     if a0.is_one() {
         // Already square-free (the usual case): no divisions by 1 or by p itself.
         out.push((p.normalize_sign(), 1));
-        return;
+        return Some(());
     }
     let mut b = quo(&p, &a0);
     let mut c = quo(&d, &a0);
     let mut dd = c.sub(&b.derivative(v));
     let mut i = 1;
     while b.degree(v) > 0 {
-        let a = b.gcd(&dd);
+        let a = b.gcd_until(&dd, stop)?;
         if a.degree(v) > 0 {
             out.push((a.clone().normalize_sign(), i));
         }
@@ -95,6 +112,7 @@ fn yun<C: Coeff>(p: Poly<C>, v: usize, out: &mut Vec<(Poly<C>, u32)>) {
         dd = c.sub(&b.derivative(v));
         i += 1;
     }
+    Some(())
 }
 
 /// A square-free basis of a set of polynomials: non-constant, square-free, pairwise
@@ -111,18 +129,30 @@ fn yun<C: Coeff>(p: Poly<C>, v: usize, out: &mut Vec<(Poly<C>, u32)>) {
 /// assert_eq!(basis.len(), 3);
 /// ```
 pub fn square_free_basis<C: Coeff>(polys: &[Poly<C>]) -> Vec<Poly<C>> {
+    square_free_basis_until(polys, &|| false).expect("never stopped")
+}
+
+/// [`square_free_basis`], or `None` as soon as `stop()` says so (asked between the
+/// polynomials and inside every gcd, see [`Poly::gcd_until`]).
+pub fn square_free_basis_until<C: Coeff>(
+    polys: &[Poly<C>],
+    stop: &dyn Fn() -> bool,
+) -> Option<Vec<Poly<C>>> {
     let mut basis = Basis {
         polys: Vec::new(),
         images: Vec::new(),
     };
     for p in polys {
-        for (f, _) in p.square_free().1 {
-            for g in split_contents(f) {
-                insert_coprime(&mut basis, g);
+        if stop() {
+            return None;
+        }
+        for (f, _) in p.square_free_until(stop)?.1 {
+            for g in split_contents(f, stop)? {
+                insert_coprime(&mut basis, g, stop)?;
             }
         }
     }
-    basis.polys
+    Some(basis.polys)
 }
 
 /// A basis under construction, with the modular image of each element in one variable
@@ -135,27 +165,31 @@ struct Basis<C: Coeff> {
 /// Splits `f` along its content in every variable (not only the main one): `m^2 - n*m`
 /// has content `m` in `n` and splits into `m` and `m - n`. A cheap partial factorisation
 /// that gives the projection smaller polynomials and the code simpler bounds.
-fn split_contents<C: Coeff>(f: Poly<C>) -> Vec<Poly<C>> {
+fn split_contents<C: Coeff>(f: Poly<C>, stop: &dyn Fn() -> bool) -> Option<Vec<Poly<C>>> {
     for v in f.vars() {
         // An integer content is 1 (f is Z-primitive): nothing to split along v.
         if content_is_integer(&f, v) {
             continue;
         }
-        let c = f.content(v);
+        let c = f.content_until(v, stop)?;
         if !c.is_constant() {
             // c divides f by construction.
             let rest = f.div_exact(&c).expect("a content divides its polynomial");
-            let mut out = split_contents(c.normalize_sign());
-            out.extend(split_contents(rest.normalize_sign()));
-            return out;
+            let mut out = split_contents(c.normalize_sign(), stop)?;
+            out.extend(split_contents(rest.normalize_sign(), stop)?);
+            return Some(out);
         }
     }
-    vec![f]
+    Some(vec![f])
 }
 
 /// Adds `f` to a pairwise coprime set, splitting along common factors so the set stays
 /// pairwise coprime.
-fn insert_coprime<C: Coeff>(basis: &mut Basis<C>, f: Poly<C>) {
+fn insert_coprime<C: Coeff>(
+    basis: &mut Basis<C>,
+    f: Poly<C>,
+    stop: &dyn Fn() -> bool,
+) -> Option<()> {
     let mut pending = vec![f];
     while let Some(f) = pending.pop() {
         if f.is_constant() || basis.polys.contains(&f) {
@@ -172,7 +206,7 @@ fn insert_coprime<C: Coeff>(basis: &mut Basis<C>, f: Poly<C>) {
             if proven {
                 continue;
             }
-            let g = f.gcd(b);
+            let g = f.gcd_until(b, stop)?;
             if !g.is_constant() {
                 split = Some((i, g));
                 break;
@@ -194,6 +228,7 @@ fn insert_coprime<C: Coeff>(basis: &mut Basis<C>, f: Poly<C>) {
             }
         }
     }
+    Some(())
 }
 
 #[cfg(test)]
