@@ -8,7 +8,7 @@
 
 use crate::error::CadError;
 use crate::float_interval::FloatInterval;
-use crate::isolate::{count_roots, isolate_square_free, RootInterval};
+use crate::isolate::{count_roots, isolate_square_free, isolate_square_free_until, RootInterval};
 use crate::upoly::UPoly;
 use polys::{BigInt, Coeff, Int, Rat};
 use std::cmp::Ordering;
@@ -300,6 +300,29 @@ impl Algebraic {
             .into_iter()
             .map(|r| Algebraic::from_interval(s.clone(), r))
             .collect())
+    }
+
+    /// [`Algebraic::roots_of`], or `Ok(None)` as soon as `stop()` says so (asked at every
+    /// node of the root isolation's bisection).
+    pub(crate) fn roots_of_until(
+        p: &UPoly,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Option<Vec<Algebraic>>, CadError> {
+        if p.is_zero() {
+            return Err(CadError::ZeroPolynomial);
+        }
+        match p.degree() {
+            0 => return Ok(Some(Vec::new())),
+            1 | 2 => return Ok(Some(low_degree_roots(p))),
+            _ => {}
+        }
+        let s = p.square_free_part();
+        Ok(isolate_square_free_until(&s, stop).map(|roots| {
+            roots
+                .into_iter()
+                .map(|r| Algebraic::from_interval(s.clone(), r))
+                .collect()
+        }))
     }
 
     /// Whether the two are stored alike: equal rationals, or roots with the same defining

@@ -54,17 +54,21 @@ enum Leaf {
 ///
 /// `q` must be square-free and non-zero at 0 and 1; `q`'s roots in (0, 1) stand for the
 /// roots in `(a / 2^j, (a + 1) / 2^j)` of the polynomial being isolated. Leaves are pushed
-/// in increasing order.
-fn vca(q: UPoly, a: Int, j: u64, out: &mut Vec<Leaf>) {
+/// in increasing order. `None` as soon as `stop()` says so (asked at every node: a
+/// resultant of degree in the hundreds makes each Taylor shift expensive).
+fn vca(q: UPoly, a: Int, j: u64, out: &mut Vec<Leaf>, stop: &dyn Fn() -> bool) -> Option<()> {
+    if stop() {
+        return None;
+    }
     // Cheap pre-test: no sign change at all means no positive root.
     if q.sign_variations() == 0 {
-        return;
+        return Some(());
     }
     match q.reverse().taylor_shift_one().sign_variations() {
-        0 => return,
+        0 => return Some(()),
         1 => {
             out.push(Leaf::Open { a, j });
-            return;
+            return Some(());
         }
         _ => {}
     }
@@ -80,14 +84,14 @@ fn vca(q: UPoly, a: Int, j: u64, out: &mut Vec<Leaf>) {
             .expect("x - 1 divides a polynomial vanishing at 1");
     }
     let right = left.taylor_shift_one();
-    vca(left, two_a.clone(), j + 1, out);
+    vca(left, two_a.clone(), j + 1, out, stop)?;
     if mid_is_root {
         out.push(Leaf::Point {
             a: &two_a + &Int::one(),
             j: j + 1,
         });
     }
-    vca(right, &two_a + &Int::one(), j + 1, out);
+    vca(right, &two_a + &Int::one(), j + 1, out, stop)
 }
 
 fn dyadic(a: &Int, j: u64) -> Rat {
@@ -115,9 +119,9 @@ fn root_bound_log2(p: &UPoly) -> u64 {
 }
 
 /// Positive roots of the square-free `p` (with `p(0) != 0`), as leaves over `(0, 2^k)`.
-fn positive_roots(p: &UPoly, k: u64) -> Vec<RootInterval> {
+fn positive_roots(p: &UPoly, k: u64, stop: &dyn Fn() -> bool) -> Option<Vec<RootInterval>> {
     let mut leaves = Vec::new();
-    vca(p.scale_pow2(k), Int::zero(), 0, &mut leaves);
+    vca(p.scale_pow2(k), Int::zero(), 0, &mut leaves, stop)?;
     // Leaf (a, j) stands for (a 2^k / 2^j, (a + 1) 2^k / 2^j): numerators over 2^e.
     let over = |a: &Int, j: u64| -> (Int, u64) {
         if j >= k {
@@ -126,9 +130,12 @@ fn positive_roots(p: &UPoly, k: u64) -> Vec<RootInterval> {
             (a * &pow2(k - j), 0)
         }
     };
-    leaves
-        .into_iter()
-        .map(|l| match l {
+    let mut out = Vec::with_capacity(leaves.len());
+    for l in leaves {
+        if stop() {
+            return None;
+        }
+        out.push(match l {
             Leaf::Point { a, j } => {
                 let (n, e) = over(&a, j);
                 RootInterval::Exact(dyadic(&n, e))
@@ -138,8 +145,9 @@ fn positive_roots(p: &UPoly, k: u64) -> Vec<RootInterval> {
                 let (hi, _) = over(&(&a + &Int::one()), j);
                 exact_if_rational_dyadic(p, lo, hi, e)
             }
-        })
-        .collect()
+        });
+    }
+    Some(out)
 }
 
 /// [`exact_if_rational`] for the dyadic interval `(lo / 2^e, hi / 2^e)` of a root of `p`,
@@ -245,19 +253,45 @@ pub fn isolate_roots(p: &UPoly) -> Result<Vec<RootInterval>, CadError> {
     Ok(isolate_square_free(&p.square_free_part()))
 }
 
+/// [`isolate_roots`], or `Ok(None)` as soon as `stop()` says so (asked at every node of
+/// the bisection; lifting passes its deadline).
+pub(crate) fn isolate_roots_until(
+    p: &UPoly,
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<Vec<RootInterval>>, CadError> {
+    if p.is_zero() {
+        return Err(CadError::ZeroPolynomial);
+    }
+    if p.degree() == 0 {
+        return Ok(Some(Vec::new()));
+    }
+    Ok(isolate_square_free_until(&p.square_free_part(), stop))
+}
+
 /// [`isolate_roots`] for a polynomial already known to be square-free and non-constant.
 pub(crate) fn isolate_square_free(s: &UPoly) -> Vec<RootInterval> {
+    isolate_square_free_until(s, &|| false).expect("never stopped")
+}
+
+/// [`isolate_square_free`], or `None` as soon as `stop()` says so.
+pub(crate) fn isolate_square_free_until(
+    s: &UPoly,
+    stop: &dyn Fn() -> bool,
+) -> Option<Vec<RootInterval>> {
     if s.degree() == 0 {
-        return Vec::new();
+        return Some(Vec::new());
     }
     if s.degree() == 1 {
         let c = s.coeffs();
-        return vec![RootInterval::Exact(Rat::new(c[0].neg(), c[1].clone()))];
+        return Some(vec![RootInterval::Exact(Rat::new(
+            c[0].neg(),
+            c[1].clone(),
+        ))]);
     }
     let zero_root = s.trailing_zeros() > 0;
     let deflated = s.shift_down(s.trailing_zeros());
     let k = root_bound_log2(&deflated);
-    let mut out: Vec<RootInterval> = positive_roots(&deflated.negate_x(), k)
+    let mut out: Vec<RootInterval> = positive_roots(&deflated.negate_x(), k, stop)?
         .into_iter()
         .rev()
         .map(negate)
@@ -265,8 +299,8 @@ pub(crate) fn isolate_square_free(s: &UPoly) -> Vec<RootInterval> {
     if zero_root {
         out.push(RootInterval::Exact(Rat::zero()));
     }
-    out.extend(positive_roots(&deflated, k));
-    out.into_iter().map(|r| detach_ends(s, r)).collect()
+    out.extend(positive_roots(&deflated, k, stop)?);
+    Some(out.into_iter().map(|r| detach_ends(s, r)).collect())
 }
 
 /// Turns an isolated rational root into an exact one. A rational root `u/q` of the
@@ -364,7 +398,7 @@ fn leaves_in(p: &UPoly, lo: &Rat, hi: &Rat) -> Result<Option<(UPoly, Vec<Leaf>)>
             .expect("x - 1 divides a polynomial vanishing at 1");
     }
     let mut leaves = Vec::new();
-    vca(q, Int::zero(), 0, &mut leaves);
+    vca(q, Int::zero(), 0, &mut leaves, &|| false).expect("never stopped");
     Ok(Some((s, leaves)))
 }
 
@@ -454,6 +488,33 @@ mod tests {
             };
             assert!(inside, "root {} not in {r:?}", i + 1);
         }
+    }
+
+    #[test]
+    fn a_stop_ends_the_isolation_and_no_stop_changes_nothing() {
+        // Wilkinson-like: (x - 1)(x - 2)...(x - 8), counting the bisection nodes asked.
+        let roots: Vec<(i64, i64)> = (1..=8).map(|k| (k, 1)).collect();
+        let p = product(&roots);
+        let asked = std::cell::Cell::new(0u32);
+        let all = isolate_roots_until(&p, &|| {
+            asked.set(asked.get() + 1);
+            false
+        })
+        .unwrap()
+        .unwrap();
+        assert_eq!(all, isolate_roots(&p).unwrap());
+        assert!(asked.get() > 8, "asked {} times", asked.get());
+        // Stopped after a few nodes: no partial answer.
+        let n = std::cell::Cell::new(0u32);
+        let stop = || {
+            n.set(n.get() + 1);
+            n.get() > 3
+        };
+        assert_eq!(isolate_roots_until(&p, &stop).unwrap(), None);
+        assert_eq!(
+            isolate_roots_until(&UPoly::zero(), &|| false),
+            Err(CadError::ZeroPolynomial)
+        );
     }
 
     #[test]

@@ -644,7 +644,9 @@ impl<'a> Lifter<'a> {
             if u.degree() == 0 {
                 return Ok(Ok(Vec::new()));
             }
-            return Algebraic::roots_of(&u).map(Ok);
+            return Algebraic::roots_of_until(&u, &|| self.stats.signs.late())?
+                .ok_or_else(|| self.stats.signs.timed_out())
+                .map(Ok);
         }
         let g = subst_rationals(f, &rationals);
         if g.is_zero() {
@@ -765,7 +767,8 @@ impl<'a> Lifter<'a> {
                 if u.degree() == 0 {
                     return Ok(Vec::new());
                 }
-                return Algebraic::roots_of(&u);
+                return Algebraic::roots_of_until(&u, &|| self.stats.signs.late())?
+                    .ok_or_else(|| self.stats.signs.timed_out());
             }
         }
         Err(CadError::Invariant(

@@ -16,7 +16,7 @@ use crate::algebraic::Algebraic;
 use crate::error::CadError;
 use crate::float_interval::FloatInterval;
 use crate::interval::Interval;
-use crate::isolate::{isolate_roots, RootInterval};
+use crate::isolate::{isolate_roots_until, RootInterval};
 use crate::upoly::UPoly;
 use polys::{Coeff, Int, Mono, Poly, Rat};
 use smallvec::SmallVec;
@@ -576,7 +576,8 @@ fn sign_by_resultant(
     // Radius around 0 free of other roots of R, when 0 is a root.
     let delta: Option<Rat> = if r.coeffs()[0].is_zero() {
         let mut best: Option<Rat> = None;
-        for root in isolate_roots(&r)? {
+        let roots = isolate_roots_until(&r, &|| stats.late())?.ok_or_else(|| stats.timed_out())?;
+        for root in roots {
             let d = match &root {
                 RootInterval::Exact(x) if x.is_zero() => continue,
                 RootInterval::Exact(x) => x.abs(),
