@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use super::emitter::Emitter;
 use super::form::Form;
 use super::library::Flags;
+use super::view::V;
 use crate::error::LaError;
 use crate::kernels::Kernel;
 
@@ -168,36 +169,15 @@ impl Emitter<'_> {
                 );
                 (f, sc)
             }
-            Form::Trsm { x, t, lower, b } if t.plain().is_some() => {
-                // The triangle read in place: stored upper when the view is lower and
-                // transposed or upper and not (the instance's --uplo and --trans).
-                let (pt, ldt, tt) = self.operand(code, frees, &t, true);
-                let flags = Flags {
-                    upper: lower == tt,
-                    trans: tt,
-                    ..Flags::default()
-                };
+            Form::Trsm { x, t, lower, b } => {
+                let (t, rest, flags) = Self::triangle(t, lower, vec![x, b]);
+                let (x, b) = (&rest[0], &rest[1]);
+                let (pt, ldt, _) = self.operand(code, frees, &t, flags.trans);
                 let f = self
                     .lib
                     .instance(Kernel::Trsm, flags)?
                     .ok_or_else(missing)?;
-                let (px, ldx, sc) = self.target(code, frees, &x, Some(&b));
-                let _ = writeln!(
-                    code,
-                    "    {f}({}, {}, 1.0, {pt}, {ldt}, {px}, {ldx});",
-                    x.rows, x.cols
-                );
-                (f, sc)
-            }
-            Form::Trsm { x, t, lower, b } => {
-                let (t, rest) = Self::lowered(t, lower, vec![x, b]);
-                let (x, b) = (&rest[0], &rest[1]);
-                let (pt, ldt, _) = self.operand(code, frees, &t, false);
                 let (px, ldx, sc) = self.target(code, frees, x, Some(b));
-                let f = self
-                    .lib
-                    .instance(Kernel::Trsm, Flags::default())?
-                    .ok_or_else(missing)?;
                 let _ = writeln!(
                     code,
                     "    {f}({}, {}, 1.0, {pt}, {ldt}, {px}, {ldx});",
@@ -205,31 +185,15 @@ impl Emitter<'_> {
                 );
                 (f, sc)
             }
-            Form::Trsv { y, t, lower, x } if t.plain().is_some() => {
-                // As TRSM: the stored triangle in place, through the instance's flags.
-                let (pt, ldt, tt) = self.operand(code, frees, &t, true);
-                let flags = Flags {
-                    upper: lower == tt,
-                    trans: tt,
-                    ..Flags::default()
-                };
+            Form::Trsv { y, t, lower, x } => {
+                let (t, rest, flags) = Self::triangle(t, lower, vec![y, x]);
+                let (y, x) = (&rest[0], &rest[1]);
+                let (pt, ldt, _) = self.operand(code, frees, &t, flags.trans);
                 let f = self
                     .lib
                     .instance(Kernel::Trsv, flags)?
                     .ok_or_else(missing)?;
-                let (py, _, sc) = self.target(code, frees, &y, Some(&x));
-                let _ = writeln!(code, "    {f}({}, {pt}, {ldt}, {py}, 1);", t.rows);
-                (f, sc)
-            }
-            Form::Trsv { y, t, lower, x } => {
-                let (t, rest) = Self::lowered(t, lower, vec![y, x]);
-                let (y, x) = (&rest[0], &rest[1]);
-                let (pt, ldt, _) = self.operand(code, frees, &t, false);
                 let (py, _, sc) = self.target(code, frees, y, Some(x));
-                let f = self
-                    .lib
-                    .instance(Kernel::Trsv, Flags::default())?
-                    .ok_or_else(missing)?;
                 let _ = writeln!(code, "    {f}({}, {pt}, {ldt}, {py}, 1);", t.rows);
                 (f, sc)
             }
@@ -273,5 +237,26 @@ impl Emitter<'_> {
         };
         code.push_str(&scatter);
         Ok(format!("generated kernel {name}"))
+    }
+
+    /// A triangular operand as a TRSM or TRSV instance reads it: a plain view in place,
+    /// through the instance's `--uplo` and `--trans` (stored upper when the view is lower
+    /// and transposed, or upper and not); any other view made lower by reversing it and the
+    /// rows of `others`, for the default instance on a copy.
+    fn triangle(t: V, lower: bool, others: Vec<V>) -> (V, Vec<V>, Flags) {
+        match t.plain() {
+            Some((_, _, tt)) => {
+                let flags = Flags {
+                    upper: lower == tt,
+                    trans: tt,
+                    ..Flags::default()
+                };
+                (t, others, flags)
+            }
+            None => {
+                let (t, others) = Self::lowered(t, lower, others);
+                (t, others, Flags::default())
+            }
+        }
     }
 }
