@@ -78,8 +78,8 @@ impl Projection {
     }
 
     /// As [`Projection::new`], but gives up with [`CadError::Limit`] once the deadline of
-    /// `limits` has passed (checked between resultants, discriminants and bases: one of them that
-    /// takes longer by itself still runs to its end).
+    /// `limits` has passed (checked between resultants, discriminants and square-free bases
+    /// and inside them, per prime and evaluation point of their modular images).
     pub fn until(
         polys: &[Poly],
         nvars: usize,

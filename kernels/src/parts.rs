@@ -77,7 +77,8 @@ impl KernelParts {
     }
 
     /// [`KernelParts::own`] with every function it defines renamed `NAME<suffix>`
-    /// (`polyscan_dtrsm` becomes `polyscan_dtrsm_ut` and so do its static helpers), so
+    /// (`polyscan_dtrsm` becomes `polyscan_dtrsm_ut`, `polyscan_dtrsm_tiled`
+    /// `polyscan_dtrsm_ut_tiled`, and so do its static helpers), so
     /// that instances of one kernel with different flags can share a file. Names of
     /// the shared helpers and runtimes, which the text uses but does not define, stay.
     pub fn own_renamed(&self, suffix: &str) -> String {
@@ -152,9 +153,21 @@ fn rename_identifiers(text: &str, names: &[String], suffix: &str) -> String {
     let mut out = String::with_capacity(text.len() + 64 * names.len());
     let mut token = String::new();
     let flush = |token: &mut String, out: &mut String| {
-        out.push_str(token);
         if names.iter().any(|n| n == token) {
-            out.push_str(suffix);
+            // The entry point with tile sizes keeps `_tiled` last: polyscan_dgemv_r_tiled.
+            match token.strip_suffix("_tiled") {
+                Some(stem) if token.starts_with("polyscan_") => {
+                    out.push_str(stem);
+                    out.push_str(suffix);
+                    out.push_str("_tiled");
+                }
+                _ => {
+                    out.push_str(token);
+                    out.push_str(suffix);
+                }
+            }
+        } else {
+            out.push_str(token);
         }
         token.clear();
     };
@@ -256,12 +269,18 @@ mod tests {
     #[test]
     fn renaming_takes_definitions_and_leaves_what_is_used_only() {
         let text = "static __attribute__((unused)) void ps_x_pack(int a) { ps_shared(a); }\n\
-                    void polyscan_dx(int a) { ps_x_pack(a); ps_x_pack2(a); }\n  int ps_local(int);\n";
-        assert_eq!(defined_functions(text), ["ps_x_pack", "polyscan_dx"]);
+                    void polyscan_dx_tiled(int a) { ps_x_pack(a); ps_x_pack2(a); }\n\
+                    void polyscan_dx(int a) { polyscan_dx_tiled(a); }\n  int ps_local(int);\n";
+        assert_eq!(
+            defined_functions(text),
+            ["ps_x_pack", "polyscan_dx_tiled", "polyscan_dx"]
+        );
         let names = defined_functions(text);
         let renamed = rename_identifiers(text, &names, "_ut");
         assert!(renamed.contains("void ps_x_pack_ut(int a) { ps_shared(a); }"));
-        assert!(renamed.contains("void polyscan_dx_ut(int a) { ps_x_pack_ut(a); ps_x_pack2(a); }"));
+        assert!(renamed
+            .contains("void polyscan_dx_ut_tiled(int a) { ps_x_pack_ut(a); ps_x_pack2(a); }"));
+        assert!(renamed.contains("void polyscan_dx_ut(int a) { polyscan_dx_ut_tiled(a); }"));
         assert!(renamed.contains("int ps_local(int);"));
     }
 
