@@ -66,23 +66,14 @@ pub fn equation_domain(seed: u64) -> Domain {
         ));
         statements.push((f, sides));
     }
-    let head = if np > 0 {
-        format!("[{}] -> ", params.join(", "))
-    } else {
-        String::new()
-    };
-    let text = format!("# equation seed {seed}\n{head}{{ {} }}\n", body.join("; "));
-    let nsets = if np == 0 { 1 } else { 4 };
-    let param_sets = (0..nsets)
-        .map(|_| (0..np).map(|_| rng.range(-3, 8)).collect())
-        .collect();
-    Domain {
-        seed: seed | EQUATION_BIT,
-        text,
+    Domain::assemble(
+        &format!("equation seed {seed}"),
+        seed | EQUATION_BIT,
         params,
         depth,
+        &body,
         statements,
-        param_sets,
-        linear: false,
-    }
+        &mut rng,
+        false,
+    )
 }

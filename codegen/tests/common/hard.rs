@@ -132,22 +132,15 @@ pub fn hard_domain(seed: u64) -> Domain {
         ));
         statements.push((f, sides.clone()));
     }
-    let text = format!(
-        "# hard seed {seed}\n[{}] -> {{ {} }}\n",
-        params.join(", "),
-        body.join("; ")
-    );
-    let param_sets = (0..4)
-        .map(|_| (0..np).map(|_| rng.range(-3, 8)).collect())
-        .collect();
-    Domain {
-        seed: seed | HARD_BIT,
-        text,
+    // Like the ordinary kind: even seeds with the linear scanner where it applies.
+    Domain::assemble(
+        &format!("hard seed {seed}"),
+        seed | HARD_BIT,
         params,
         depth,
+        &body,
         statements,
-        param_sets,
-        // Like the ordinary kind: even seeds with the linear scanner where it applies.
-        linear: seed.is_multiple_of(2),
-    }
+        &mut rng,
+        seed.is_multiple_of(2),
+    )
 }

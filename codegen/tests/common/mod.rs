@@ -506,31 +506,58 @@ pub fn random_domain(seed: u64) -> Domain {
         ));
         statements.push((f, sides));
     }
-    let head = if np > 0 {
-        format!("[{}] -> ", params.join(", "))
-    } else {
-        String::new()
-    };
-    let text = format!("# seed {seed}\n{head}{{ {} }}\n", body.join("; "));
-    let nsets = if np == 0 { 1 } else { 4 };
-    let param_sets = (0..nsets)
-        .map(|_| (0..np).map(|_| rng.range(-3, 8)).collect())
-        .collect();
-    Domain {
+    Domain::assemble(
+        &format!("seed {seed}"),
         seed,
-        text,
         params,
         depth,
+        &body,
         statements,
-        param_sets,
-        linear: seed.is_multiple_of(2),
-    }
+        &mut rng,
+        seed.is_multiple_of(2),
+    )
 }
 
 /// Statement instances in lexicographic order: `(statement, iterator values)`.
 pub type Instances = Vec<(usize, Vec<i64>)>;
 
 impl Domain {
+    /// A domain from its statements (`body`: their text, `statements`: their formulas and
+    /// boxes): the set under a `# {title}` line, parameters in front where there are any,
+    /// and parameter values drawn from `rng` (four sets, one without parameters).
+    #[allow(clippy::too_many_arguments)]
+    pub fn assemble(
+        title: &str,
+        seed: u64,
+        params: Vec<String>,
+        depth: usize,
+        body: &[String],
+        statements: Vec<(F, Vec<(Side, Side)>)>,
+        rng: &mut Rng,
+        linear: bool,
+    ) -> Domain {
+        let np = params.len();
+        let head = if np > 0 {
+            format!("[{}] -> ", params.join(", "))
+        } else {
+            String::new()
+        };
+        let text = format!("# {title}\n{head}{{ {} }}\n", body.join("; "));
+        let nsets = if np == 0 { 1 } else { 4 };
+        let param_sets = (0..nsets)
+            .map(|_| (0..np).map(|_| rng.range(-3, 8)).collect())
+            .collect();
+        Domain {
+            seed,
+            text,
+            params,
+            depth,
+            statements,
+            param_sets,
+            linear,
+        }
+    }
+
     /// Brute force over the hull of the statements' boxes, from the oracle formulas.
     pub fn brute_force(&self, params: &[i64]) -> Instances {
         let np = params.len();
