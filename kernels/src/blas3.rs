@@ -33,8 +33,15 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
     } else {
         ["j", "l", "i"]
     };
-    let (spec, nest) =
-        nest::catalogue_nest(kernel, &[1, 2, 0], &["sz_j", "sz_l", "sz_i"], true, &loops)?;
+    let (spec, nest) = nest::catalogue_nest(
+        kernel,
+        def.domain,
+        &[1, 2, 0],
+        &["sz_j", "sz_l", "sz_i"],
+        true,
+        &loops,
+    )?;
+    let domain = def.domain.unwrap_or(spec.domain);
     if nest.full_branches == 0 {
         return Err(KernelError::Generation(format!(
             "no full-tile branch in the {} nest",
@@ -79,7 +86,7 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
         ENTRY,
         &[
             ("what", &def.what),
-            ("domain", spec.domain),
+            ("domain", domain),
             ("fname", fname),
             ("args", def.args),
             ("call", def.call),

@@ -12,10 +12,16 @@ use crate::text::element;
 /// in-place fallback; `@ld0@`: the copy's leading dimension.
 const TRMM_PROLOGUE: &str = include_str!("c/trmm_prologue.c");
 
+/// TRMM's domain when op(A) is upper triangular: the catalogue's `l <= i` mirrored.
+const TRMM_UPPER_DOMAIN: &str = "[m, n] -> { S[i, j, l] : 0 <= i <= l < m and 0 <= j < n }";
+
 /// Everything kernel-specific in the C file.
 pub struct Def {
     /// One line saying what the function computes.
     pub what: String,
+    /// The iteration domain when it is not the catalogue entry's (same iterators and
+    /// body; TRMM with an upper op(A)).
+    pub domain: Option<&'static str>,
     /// The C parameter list of both entry points.
     pub args: &'static str,
     /// The arguments as passed on from the default-size entry point.
@@ -63,7 +69,7 @@ fn beta_scaling(rows: &str, cols: &str, lower: bool) -> String {
 }
 
 /// The kernel-specific parts of a GEMM-shaped kernel's file (`Generation` for the
-/// kernels with their own emitters, `BadInput` for TRMM with `--uplo U`).
+/// kernels with their own emitters, `BadInput` for LAUUM with `--uplo U`).
 pub fn definition(req: &Request) -> Result<Def, KernelError> {
     let l = req.layout;
     let upper = req.uplo == Some(Uplo::Upper);
@@ -91,6 +97,7 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                     flag(ta),
                     flag(tb)
                 ),
+                domain: None,
                 args: "int64_t M, int64_t N, int64_t K, double alpha, const double *A, int64_t lda, \
                        const double *B, int64_t ldb, double beta, double *C, int64_t ldc",
                 call: "M, N, K, alpha, A, lda, B, ldb, beta, C, ldc",
@@ -150,6 +157,7 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                     "C := alpha * A^T * A + beta * C ({layout_name}-major, CblasTrans, {} triangle), A K x N, C N x N.",
                     if upper { "upper" } else { "lower" }
                 ),
+                domain: None,
                 args: "int64_t N, int64_t K, double alpha, const double *A, int64_t lda, \
                        double beta, double *C, int64_t ldc",
                 call: "N, K, alpha, A, lda, beta, C, ldc",
@@ -202,6 +210,7 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                     "C := alpha * A * B + beta * C ({layout_name}-major, CblasLeft, A symmetric, {} triangle stored), A M x M, B and C M x N.",
                     if upper { "upper" } else { "lower" }
                 ),
+                domain: None,
                 args: "int64_t M, int64_t N, double alpha, const double *A, int64_t lda, \
                        const double *B, int64_t ldb, double beta, double *C, int64_t ldc",
                 call: "M, N, alpha, A, lda, B, ldb, beta, C, ldc",
@@ -262,6 +271,7 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                 what: format!(
                     "C := alpha * L^T * L + beta * C ({layout_name}-major, L lower triangular, not referenced above its diagonal; the lower triangle of C), L and C N x N, C not overlapping L."
                 ),
+                domain: None,
                 args: "int64_t N, double alpha, const double *A, int64_t lda, \
                        double beta, double *C, int64_t ldc",
                 call: "N, alpha, A, lda, beta, C, ldc",
@@ -301,42 +311,70 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
             }
         }
         Blas::Trmm => {
-            if upper {
-                return Err(KernelError::BadInput(
-                    "TRMM: only --uplo L (the catalogue's domain is the lower triangle)".into(),
-                ));
-            }
+            let trans = req.trans == Some(Trans::Yes);
             let (rs, cs) = strides(l, "ldb", false);
             let ld0 = if col { "M" } else { "N" };
+            // op(A) is lower triangular when the stored triangle is lower and not
+            // transposed, or upper and transposed: the catalogue's domain `l <= i`. The
+            // other two variants multiply by an upper triangle, the domain `i <= l`, whose
+            // rows are computed from the top down in place (row i reads rows l >= i).
+            let op_lower = upper == trans;
+            // op(A)(r, c) from the stored array: A(c, r) when transposed.
+            let op = |x: &str, r: &str, c: &str| {
+                if trans {
+                    element(x, "lda", l, c, r)
+                } else {
+                    element(x, "lda", l, r, c)
+                }
+            };
+            let (mask, lend, lstart) = if op_lower {
+                ("(l) <= (i)", Some("(i) + 1".to_string()), None)
+            } else {
+                ("(l) >= (i)", None, Some("(i)".to_string()))
+            };
+            let (rows, lrange) = if op_lower {
+                (
+                    "int64_t i = M - 1; i >= 0; i--",
+                    "int64_t l = 0; l <= i; l++",
+                )
+            } else {
+                ("int64_t i = 0; i < M; i++", "int64_t l = i; l < M; l++")
+            };
             Def {
                 what: format!(
-                    "B := alpha * A * B ({layout_name}-major, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit), A M x M, B M x N."
+                    "B := alpha * op(A) * B ({layout_name}-major, CblasLeft, {}, {}, CblasNonUnit), A M x M, B M x N.",
+                    if upper { "CblasUpper" } else { "CblasLower" },
+                    if trans { "CblasTrans" } else { "CblasNoTrans" }
                 ),
+                domain: (!op_lower).then_some(TRMM_UPPER_DOMAIN),
                 args: "int64_t M, int64_t N, double alpha, const double *A, int64_t lda, \
                        double *B, int64_t ldb",
                 call: "M, N, alpha, A, lda, B, ldb",
                 // The catalogue's nest accumulates into X while reading B; in place, the
                 // old B is copied out first (O(MN) next to the O(M^2 N) products).
-                prologue: fill(TRMM_PROLOGUE, &[("ld0", ld0)]),
+                prologue: fill(
+                    TRMM_PROLOGUE,
+                    &[("ld0", ld0), ("rows", rows), ("lrange", lrange)],
+                ),
                 bind: "const int64_t m = M, n = N;",
                 epilogue: "  free(ps_b0);\n".into(),
                 accessors: format!(
                     "#define PS_L(r, c) {}\n#define PS_B(r, c) {}\n#define PS_X(r, c) {}\n",
-                    element("A", "lda", l, "r", "c"),
+                    op("A", "r", "c"),
                     element("ps_b0", "ps_ldb0", l, "r", "c"),
                     element("B", "ldb", l, "r", "c"),
                 ),
                 ops: Operands {
-                    opa: element("a", "lda", l, "i", "l"),
-                    opa_i_contiguous: col,
-                    opa_unit_columns: col,
+                    opa: op("a", "i", "l"),
+                    opa_i_contiguous: col != trans,
+                    opa_unit_columns: col != trans,
                     opb: element("b", "ldb", l, "l", "j"),
                     opb_l_contiguous: col,
                     opb_unit_rows: !col,
-                    a_mask: Some("(l) <= (i)".into()),
+                    a_mask: Some(mask.into()),
                     c_mask: None,
-                    a_lend: Some("(i) + 1".into()),
-                    a_lstart: None,
+                    a_lend: lend,
+                    a_lstart: lstart,
                 },
                 blk: [
                     "A".into(),

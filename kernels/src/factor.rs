@@ -57,6 +57,7 @@ pub(crate) fn emit_potrf(req: &Request) -> Result<KernelParts, KernelError> {
     // Catalogue S[j, i, k]; loops k, j, i (block column k, then its blocks left to right).
     let (spec, nest) = catalogue_nest(
         Kernel::Potrf,
+        None,
         &[2, 0, 1],
         &["sz_k", "sz_j", "sz_i"],
         true,
@@ -147,6 +148,7 @@ pub(crate) fn emit_getrf(req: &Request) -> Result<KernelParts, KernelError> {
     // row of U first in each).
     let (spec, nest) = catalogue_nest(
         Kernel::Getrf,
+        None,
         &[0, 2, 1],
         &["sz_k", "sz_j", "sz_i"],
         true,

@@ -26,8 +26,14 @@ const NC: i64 = 512;
 pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
     // Loops j, i: column tiles outside, so a tile's x segment is reused by its rows; i
     // innermost (unit stride in column-major) in the partial tiles.
-    let (spec, nest) =
-        nest::catalogue_nest(Kernel::Gemv, &[1, 0], &["sz_j", "sz_i"], false, &["j", "i"])?;
+    let (spec, nest) = nest::catalogue_nest(
+        Kernel::Gemv,
+        None,
+        &[1, 0],
+        &["sz_j", "sz_i"],
+        false,
+        &["j", "i"],
+    )?;
     if nest.full_branches == 0 {
         return Err(KernelError::Generation(
             "GEMV: no full-tile branch in the tiled nest".into(),

@@ -71,9 +71,11 @@ pub fn permute_domain(domain: &str, order: &[usize]) -> Result<(String, Vec<Stri
 /// The catalogue entry of `kernel` and its blocked nest: loops in `order`, loop `p` tiled
 /// by the size named `sizes[p]`. `loops` are the iterator names the emitter's text
 /// assumes, in loop order; a catalogue whose domain names them differently is an error
-/// rather than a kernel that indexes the wrong operand.
+/// rather than a kernel that indexes the wrong operand. `domain`, when given, replaces
+/// the entry's domain (a variant over the same iterators and body).
 pub fn catalogue_nest(
     kernel: crate::catalogue::Kernel,
+    domain: Option<&str>,
     order: &[usize],
     sizes: &[&str],
     partial: bool,
@@ -85,7 +87,7 @@ pub fn catalogue_nest(
         .spec()
         .ok_or_else(|| Generation(format!("{name} is missing from the catalogue")))?;
     let sizes: Vec<String> = sizes.iter().map(|s| s.to_string()).collect();
-    let nest = blocked_nest(spec.domain, order, &sizes, partial)
+    let nest = blocked_nest(domain.unwrap_or(spec.domain), order, &sizes, partial)
         .map_err(|e| Generation(format!("{name} nest: {e}")))?;
     if nest.iterators != loops {
         return Err(Generation(format!(

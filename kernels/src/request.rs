@@ -197,9 +197,10 @@ impl Blas {
         !matches!(self, Blas::Gemm | Blas::Gemv | Blas::Getrf)
     }
 
-    /// Whether `--trans` means something for this kernel (GEMM: op(A)).
+    /// Whether `--trans` means something for this kernel (GEMM: op(A); TRMM, TRSM, TRSV:
+    /// the triangle).
     pub fn takes_trans(self) -> bool {
-        matches!(self, Blas::Trsm | Blas::Trsv | Blas::Gemm)
+        matches!(self, Blas::Trmm | Blas::Trsm | Blas::Trsv | Blas::Gemm)
     }
 
     /// Whether `--transb` means something for this kernel (GEMM: op(B)).
@@ -302,7 +303,7 @@ pub struct Request {
     pub layout: Layout,
     /// SYRK, SYMM, TRMM, TRSM, TRSV, POTRF, TRTRI (default: lower).
     pub uplo: Option<Uplo>,
-    /// TRSM, TRSV: the triangular operand; GEMM: A (default: no transpose).
+    /// TRMM, TRSM, TRSV: the triangular operand; GEMM: A (default: no transpose).
     pub trans: Option<Trans>,
     /// GEMM: B (default: no transpose).
     pub transb: Option<Trans>,

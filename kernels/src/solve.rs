@@ -218,6 +218,7 @@ pub(crate) fn emit_trsm(req: &Request) -> Result<KernelParts, KernelError> {
     // diagonal tile (i = l) before the tiles below it.
     let (spec, nest) = catalogue_nest(
         Kernel::Trsm,
+        None,
         &[1, 2, 0],
         &["sz_j", "sz_l", "sz_i"],
         true,
@@ -321,7 +322,14 @@ pub(crate) fn emit_trsv(req: &Request) -> Result<KernelParts, KernelError> {
     let (t, _) = canonical(req, "N", None);
     let rev = t.base != "0";
     // Loops j, i: each block column of T, the diagonal tile first.
-    let (spec, nest) = catalogue_nest(Kernel::Trsv, &[1, 0], &["sz_j", "sz_i"], true, &["j", "i"])?;
+    let (spec, nest) = catalogue_nest(
+        Kernel::Trsv,
+        None,
+        &[1, 0],
+        &["sz_j", "sz_i"],
+        true,
+        &["j", "i"],
+    )?;
     // Pure updates w[I] -= T[I][J] w[J]: by columns where T's columns are contiguous,
     // else by rows (dot products), so that the inner loop has unit stride; the same for
     // the diagonal tiles' substitution.
@@ -386,6 +394,7 @@ pub(crate) fn emit_trtri(req: &Request) -> Result<KernelParts, KernelError> {
     // columns of L left to right, the diagonal tile before the tiles below it.
     let (spec, nest) = catalogue_nest(
         Kernel::Trtri,
+        None,
         &[0, 2, 1],
         &["sz_j", "sz_k", "sz_i"],
         true,

@@ -69,10 +69,10 @@ pub struct KernelArgs {
     /// (also dgemm, cblas_dgemm, LAPACKE_dpotrf, ...).
     pub name: String,
     /// Triangle of the symmetric or triangular operand or result (SYRK, SYMM, TRMM, TRSM,
-    /// TRSV, POTRF, TRTRI; default L; TRMM takes L only).
+    /// TRSV, POTRF, TRTRI; default L; LAUUM takes L only).
     #[arg(long)]
     pub uplo: Option<UploArg>,
-    /// Transposition of the triangular operand (TRSM, TRSV) or of A (GEMM; default N).
+    /// Transposition of the triangular operand (TRMM, TRSM, TRSV) or of A (GEMM; default N).
     #[arg(long)]
     pub trans: Option<TransArg>,
     /// Transposition of B (GEMM; default N).

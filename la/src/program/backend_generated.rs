@@ -69,7 +69,7 @@ impl Emitter<'_> {
     }
 
     /// Calls into `polyscan_d*`: the instance with the flags that read the operands in
-    /// place where there is one (GEMM, GEMV, TRSM, TRSV), else the default variant
+    /// place where there is one (GEMM, GEMV, TRMM, TRSM, TRSV), else the default variant
     /// (column-major, no transposes, left side, lower triangle) on copies of the views.
     fn form_library(
         &mut self,
@@ -133,13 +133,13 @@ impl Emitter<'_> {
                 (f, String::new())
             }
             Form::Trmm { x, t, lower, b } => {
-                let (t, rest) = Self::lowered(t, lower, vec![x, b]);
+                let (t, rest, flags) = Self::triangle(t, lower, vec![x, b]);
                 let (x, b) = (&rest[0], &rest[1]);
-                let (pt, ldt, _) = self.operand(code, frees, &t, false);
+                let (pt, ldt, _) = self.operand(code, frees, &t, flags.trans);
                 let (px, ldx, sc) = self.target(code, frees, x, Some(b));
                 let f = self
                     .lib
-                    .instance(Kernel::Trmm, Flags::default())?
+                    .instance(Kernel::Trmm, flags)?
                     .ok_or_else(missing)?;
                 let _ = writeln!(
                     code,
@@ -239,7 +239,7 @@ impl Emitter<'_> {
         Ok(format!("generated kernel {name}"))
     }
 
-    /// A triangular operand as a TRSM or TRSV instance reads it: a plain view in place,
+    /// A triangular operand as a TRMM, TRSM or TRSV instance reads it: a plain view in place,
     /// through the instance's `--uplo` and `--trans` (stored upper when the view is lower
     /// and transposed, or upper and not); any other view made lower by reversing it and the
     /// rows of `others`, for the default instance on a copy.
