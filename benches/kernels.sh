@@ -10,6 +10,7 @@
 #   sh benches/kernels.sh --solvers-only  # TRSM, TRSV, POTRF, GETRF, TRTRI, LAUUM (with --quick too)
 #   sh benches/kernels.sh --only POTRF    # one kernel
 #   sh benches/kernels.sh --threads 2     # both sides on two threads
+#   POLYSCAN=/tmp/old/polyscan sh benches/kernels.sh   # the kernels of another build
 #   sh benches/kernels.sh --no-naive      # skip the naive nests (slow at n = 2048)
 #   sh benches/kernels.sh --sizes "512 1024 2048" --reps 3
 # Installs libopenblas-dev if missing (Debian). As root, raises its own scheduling group's
@@ -40,9 +41,13 @@ if ! [ -e /usr/include/x86_64-linux-gnu/cblas.h ] && ! [ -e /usr/include/cblas.h
 fi
 command -v gcc >/dev/null || { echo "gcc is needed" >&2; exit 3; }
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-cargo build --release --quiet
+# POLYSCAN=path: another binary (an earlier build, for a before/after in one session).
+if [ -z "${POLYSCAN:-}" ]; then
+  cargo build --release --quiet
+  POLYSCAN=./target/release/polyscan
+fi
 for k in GEMM SYRK SYMM TRMM GEMV TRSM TRSV POTRF GETRF TRTRI LAUUM; do
-  ./target/release/polyscan kernel $k --layout col $omp -o "$work/$k.c"
+  "$POLYSCAN" kernel $k --layout col $omp -o "$work/$k.c"
 done
 gcc -O2 -march=native $fomp -o "$work/bench" "$work"/GEMM.c "$work"/SYRK.c "$work"/SYMM.c "$work"/TRMM.c \
   "$work"/GEMV.c "$work"/TRSM.c "$work"/TRSV.c "$work"/POTRF.c "$work"/GETRF.c "$work"/TRTRI.c "$work"/LAUUM.c \

@@ -287,6 +287,12 @@ int main(int argc, char **argv)
         fn fs[3] = { ks[k].ps, ks[k].nv, ks[k].ob };
         for (int v = 0; v < 3; v++) {
           if (v == 1 && r >= reps_naive) continue;
+          /* Idle worker threads spin for a while after a parallel call before they sleep
+             (OpenBLAS's pthreads up to 2^28 cycles, libgomp's a spin count): the variant
+             timed next would share the cores with the other one's spinners (bimodal
+             timings: SYRK at n = 1024 ran at 25 or 65 GFLOP/s in repeated runs of the
+             same code). Let them fall asleep first, outside the timed region. */
+          if (threads > 1) nanosleep(&(struct timespec){ .tv_sec = 0, .tv_nsec = 300000000 }, NULL);
           double t = 0.0;
           if (ks[k].prep) {
             for (int c = 0; c < inner; c++) {
