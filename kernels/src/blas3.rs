@@ -85,6 +85,12 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
     }
     let [ei, ej, el] = def.extents;
     let [dm, dn, dk] = req.defaults.map(|d| d.to_string());
+    // Under OpenMP, row tiles small enough for about four per thread (`ps_omp_rows`).
+    let dm_call = if req.openmp {
+        format!("ps_omp_rows({ei}, {dm}, PS_MR)")
+    } else {
+        dm.clone()
+    };
     let body = fill(
         ENTRY,
         &[
@@ -126,6 +132,7 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
                 &omp::state_free(req.openmp, "PS_BLK", "ps_blk_free"),
             ),
             ("dm", &dm),
+            ("dm_call", &dm_call),
             ("dn", &dn),
             ("dk", &dk),
         ],

@@ -354,10 +354,23 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                 // old B is copied out first (O(MN) next to the O(M^2 N) products).
                 prologue: fill(
                     TRMM_PROLOGUE,
-                    &[("ld0", ld0), ("rows", rows), ("lrange", lrange)],
+                    &[
+                        ("ld0", ld0),
+                        ("rows", rows),
+                        ("lrange", lrange),
+                        // The copy is memory-bound: a second thread still shortens it.
+                        (
+                            "copy_pragma",
+                            if req.openmp {
+                                "#ifdef _OPENMP\n#pragma omp parallel for if (M * N >= PS_OMP_MIN)\n#endif\n"
+                            } else {
+                                ""
+                            },
+                        ),
+                    ],
                 ),
                 bind: "const int64_t m = M, n = N;",
-                epilogue: "  free(ps_b0);\n".into(),
+                epilogue: "  ps_give(ps_b0);\n".into(),
                 accessors: format!(
                     "#define PS_L(r, c) {}\n#define PS_B(r, c) {}\n#define PS_X(r, c) {}\n",
                     op("A", "r", "c"),

@@ -44,7 +44,7 @@ int64_t polyscan_dtrtri_tiled(int64_t N, double *A, int64_t lda, const int64_t *
   if (!@unit@)
     for (int64_t i = 0; i < n; i++)
       if (ps_t[i * (ps_trs + ps_tcs)] == 0.0) return i + 1;
-  double *ps_w = ps_alloc(sizeof(double) * (size_t)n * (size_t)n);
+  double *ps_w = ps_take(sizeof(double) * (size_t)n * (size_t)n);
   if (ps_w != NULL) memset(ps_w, 0, sizeof(double) * (size_t)n * (size_t)n);
   if (ps_w == NULL) {
     /* In place, columns from the last: column j of the inverse needs only the columns
@@ -67,7 +67,7 @@ int64_t polyscan_dtrtri_tiled(int64_t N, double *A, int64_t lda, const int64_t *
 @state@#define S(j, k, i) @body@
 @defs@@fragment@@undefs@@free@  for (int64_t j = 0; j < n; j++)
     for (int64_t i = j + @unit@; i < n; i++) ps_a[i * ps_trs + j * ps_tcs] = ps_w[i + j * n];
-  free(ps_w);
+  ps_give(ps_w);
   return 0;
 }
 
