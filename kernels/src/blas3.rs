@@ -85,9 +85,9 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
     }
     let [ei, ej, el] = def.extents;
     let [dm, dn, dk] = req.defaults.map(|d| d.to_string());
-    // Under OpenMP, row tiles small enough for about four per thread (`ps_omp_rows`).
+    // Under OpenMP, row tiles small enough for about four per thread (`PS_OMP_ROWS`).
     let dm_call = if req.openmp {
-        format!("ps_omp_rows({ei}, {dm}, PS_MR)")
+        format!("PS_OMP_ROWS({ei}, {dm}, PS_MR)")
     } else {
         dm.clone()
     };
