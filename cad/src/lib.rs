@@ -94,6 +94,7 @@ mod isolate;
 mod limits;
 mod root_box;
 mod sign;
+mod sign_change;
 mod upoly;
 
 pub use algebraic::{Algebraic, RealRoot};

@@ -676,11 +676,25 @@ impl<'a> Lifter<'a> {
         let mut marked: Vec<(Algebraic, Option<bool>)> = Vec::with_capacity(candidates.len());
         for beta in candidates {
             point.push(beta);
-            let s = match count {
-                Some(_) => sign_if_cheap(&g, &point, &self.stats.signs)?,
-                None => Some(sign_at(&g, &point, &self.stats.signs)?),
-            };
+            let cheap = sign_if_cheap(&g, &point, &self.stats.signs)?;
             let beta = point.pop().expect("pushed just above");
+            // Intervals never prove a zero: a sign change of g across the candidate's
+            // isolating interval does, for roots of odd multiplicity (`sign_change`),
+            // before the exact stage is asked.
+            let s = match cheap {
+                Some(s) => Some(s),
+                None if crate::sign_change::proves_root(&g, prefix, &beta, &self.stats.signs)? => {
+                    Some(0)
+                }
+                None if count.is_some() => None,
+                None => {
+                    point.push(beta);
+                    let s = sign_at(&g, &point, &self.stats.signs)?;
+                    let beta = point.pop().expect("pushed just above");
+                    marked.push((beta, Some(s == 0)));
+                    continue;
+                }
+            };
             marked.push((beta, s.map(|s| s == 0)));
         }
         let roots = marked.iter().filter(|(_, m)| *m == Some(true)).count();
