@@ -67,6 +67,20 @@ pub enum Kernel {
     BdGesv,
     /// Product with a block-diagonal matrix, block by block (a small GEMM per block).
     BdGemm,
+    /// Element-wise map of a sum-product plan's term (issue 22): every entry of a dense
+    /// result from the same entries of dense operands (broadcasts included).
+    EwMap,
+    /// Reduction of a sum-product plan's term: a dense term summed over some of its
+    /// indices (`sum`, `rowSums`, `colSums`, `trace`, contractions that are not GEMM).
+    Reduce,
+    /// Element-wise map over the nonzeros of a CSR operand (`X .* Y`, `X .^ 2`).
+    CsrMap,
+    /// Reduction over the nonzeros of a CSR operand (`sum(X .^ 2)`, its row or column
+    /// sums, weighted by dense operands).
+    CsrReduce,
+    /// Product of a CSR operand with a dense one (`X * B`, `X^T * B`, and the sampled
+    /// products that keep X's pattern).
+    CsrMm,
     /// Binding of an output name to a computed value; no arithmetic, not printed.
     Bind,
 }
@@ -366,6 +380,60 @@ pub const CATALOGUE: &[KernelSpec] = &[
         domain: "[q, b, m] -> { S[j, i, k] : 0 <= j < m and 0 <= i < b and 0 <= k < b }",
         body: "C[q*b+i][j] += A[q*b+i][q*b+k] * B[q*b+k][j]",
     },
+    // Sum-product kernels (issue 22): the terms of a sum-product plan (`polyscan_sumproduct`,
+    // `sumproduct::emit::Term`), `out[P(point)] += f(point)` over the domain, where f is the
+    // term's product of operand entries and element functions and P keeps the result's
+    // indices. `t` is the term's operations per point (its multiplications, functions and
+    // the addition when it sums or adds to another term). The CSR kernels' domains are one
+    // row's: the row loop `0 <= i < m` is outside the scanned set and binds `lo =
+    // rowptr[i]`, `hi = rowptr[i + 1]`, which are constants during the scan, so the set is
+    // exactly the row's nonzeros (times the dense index); a domain over (i, p, j) would treat
+    // lo and hi as constants of the whole nest, which they are not.
+    KernelSpec {
+        kernel: Kernel::EwMap,
+        name: "EWMAP",
+        operation: "Z(m,n) := f(X(m,n), Y(m,n), ...) (vectors: n = 1; broadcasts)",
+        conditions: "dense operands",
+        cost: "t*m*n",
+        domain: "[m, n] -> { S[i, j] : 0 <= i < m and 0 <= j < n }",
+        body: "Z[i][j] += F[i][j]",
+    },
+    KernelSpec {
+        kernel: Kernel::Reduce,
+        name: "REDUCE",
+        operation: "Z(m,n) := sum_l f(X, Y, ...)(m,n,l) (sum, rowSums, colSums, trace; unused extents 1)",
+        conditions: "dense operands",
+        cost: "t*m*n*k",
+        domain: "[m, n, k] -> { S[i, j, l] : 0 <= i < m and 0 <= j < n and 0 <= l < k }",
+        body: "Z[i][j] += F[i][j][l]",
+    },
+    KernelSpec {
+        kernel: Kernel::CsrMap,
+        name: "CSRMAP",
+        operation: "Z(m,n) := f(X(m,n), ...) at the nonzeros of X (CSR), row by row",
+        conditions: "X Sparse (CSR)",
+        cost: "t*nnz",
+        domain: "[lo, hi] -> { S[p] : lo <= p < hi }",
+        body: "Z[i][colind[p]] += F(val[p], i, colind[p])",
+    },
+    KernelSpec {
+        kernel: Kernel::CsrReduce,
+        name: "CSRREDUCE",
+        operation: "z := sum of f(X(m,n), ...) over the nonzeros of X (CSR), kept by row, column or neither",
+        conditions: "X Sparse (CSR)",
+        cost: "t*nnz",
+        domain: "[lo, hi] -> { S[p] : lo <= p < hi }",
+        body: "z[P(i, colind[p])] += F(val[p], i, colind[p])",
+    },
+    KernelSpec {
+        kernel: Kernel::CsrMm,
+        name: "CSRMM",
+        operation: "C(m,n) := X(m,k)*B(k,n) + C, X in CSR (and X^T*B, sampled products)",
+        conditions: "X Sparse (CSR)",
+        cost: "t*nnz*n",
+        domain: "[n, lo, hi] -> { S[p, j] : lo <= p < hi and 0 <= j < n }",
+        body: "C[i][j] += val[p] * B[colind[p]][j]",
+    },
 ];
 
 impl Kernel {
@@ -380,6 +448,13 @@ impl Kernel {
     /// Kernels that form an explicit inverse.
     pub fn is_explicit_inverse(self) -> bool {
         matches!(self, Kernel::Trtri | Kernel::Getri | Kernel::BdGetri)
+    }
+    /// The kernels of sum-product plans' terms (element-wise maps, reductions, CSR).
+    pub fn is_sum_product(self) -> bool {
+        matches!(
+            self,
+            Kernel::EwMap | Kernel::Reduce | Kernel::CsrMap | Kernel::CsrReduce | Kernel::CsrMm
+        )
     }
     /// Kernels that run block by block over a block-diagonal operand.
     pub fn is_block_diagonal(self) -> bool {
@@ -473,6 +548,16 @@ pub mod cost {
     fn blocks(n: u64, b: u64) -> f64 {
         n.div_ceil(b.max(1)) as f64
     }
+    /// A sum-product term over a dense box of `points` (m n for EWMAP, m n k for REDUCE)
+    /// with `t` operations per point.
+    pub fn sum_product_dense(points: u64, t: u64) -> f64 {
+        points as f64 * t as f64
+    }
+    /// A sum-product term over the `nnz` nonzeros of a CSR operand, times `n` points of a
+    /// dense index (1 for CSRMAP and CSRREDUCE, n for CSRMM), `t` operations per point.
+    pub fn sum_product_csr(nnz: f64, n: u64, t: u64) -> f64 {
+        nnz * n as f64 * t as f64
+    }
     /// One operation per element of an m x n operand.
     pub fn elementwise(m: u64, n: u64) -> f64 {
         m as f64 * n as f64
@@ -489,7 +574,7 @@ mod tests {
         for k in [
             Gemm, Symm, Syrk, Syr2k, Trmm, Trsm, Gemv, Symv, Trmv, Trsv, Ger, Dot, Axpy, Scal,
             Potrf, Getrf, Trtri, Lauum, Getri, DiagScale, DiagSolve, Laswp, Geqrf, Ormqr, Syev,
-            Gesvd, BdGetri, BdGesv, BdGemm,
+            Gesvd, BdGetri, BdGesv, BdGemm, EwMap, Reduce, CsrMap, CsrReduce, CsrMm,
         ] {
             let s = k.spec().unwrap();
             assert!(
@@ -518,5 +603,8 @@ mod tests {
         assert_eq!(cost::bd_getri(15, 3), 5.0 * 54.0);
         assert_eq!(cost::bd_gesv(15, 3, 2), 5.0 * (18.0 + 36.0));
         assert_eq!(cost::bd_gemm(15, 3, 2), 5.0 * 36.0);
+        // Sum-product terms: points times operations per point.
+        assert_eq!(cost::sum_product_dense(6, 3), 18.0);
+        assert_eq!(cost::sum_product_csr(50.0, 10, 2), 1000.0);
     }
 }
