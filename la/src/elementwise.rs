@@ -13,6 +13,7 @@ use polyscan_sumproduct::{optimise, La, Limits, Operand, Optimised, Shapes, Stop
 use crate::ast::{Expr, Program};
 use crate::error::LaError;
 
+pub mod kernels;
 pub mod naive;
 pub mod program;
 
@@ -23,6 +24,8 @@ pub struct Solved {
     pub lhs: usize,
     /// What the optimiser found.
     pub optimised: Optimised,
+    /// The catalogue kernels of its plan with their FLOPs ([`kernels::plan_kernels`]).
+    pub kernels: Vec<(&'static str, f64)>,
 }
 
 /// The operands of `p` as the optimiser sees them: shapes, and nonzeros from `Sparse(...)`.
@@ -51,9 +54,11 @@ pub fn solve(p: &Program, limits: Limits) -> Result<Vec<Solved>, LaError> {
                     format!("element-wise statement: {e}"),
                 )
             })?;
+            let kernels = kernels::plan_kernels(p, &s.rhs, &optimised, |i| is_csr(p, i), false)?;
             Ok(Solved {
                 lhs: s.lhs,
                 optimised,
+                kernels,
             })
         })
         .collect()
@@ -76,6 +81,9 @@ pub struct Placed {
     pub reads: Vec<(usize, bool)>,
     /// Where its left-hand side stands (line, column): the statements' source order.
     pub pos: (usize, usize),
+    /// The catalogue kernels of its plan with their FLOPs, dense products as GEMM calls
+    /// ([`kernels::plan_kernels`]).
+    pub kernels: Vec<(&'static str, f64)>,
 }
 
 /// Operand names an element-wise expression reads.
@@ -155,7 +163,9 @@ pub fn place(p: &Program, limits: Limits) -> Result<Vec<Placed>, LaError> {
         if !before {
             after.insert(s.lhs);
         }
+        let kernels = kernels::plan_kernels(p, &s.rhs, &sol.optimised, |i| is_csr(p, i), true)?;
         placed[k] = Some(Placed {
+            kernels,
             lhs: s.lhs,
             rhs: s.rhs.clone(),
             optimised: sol.optimised.clone(),
@@ -199,6 +209,10 @@ pub fn text(p: &Program, sols: &[Solved]) -> String {
             o.after,
             o.nodes
         );
+        let line = kernels::line(&s.kernels);
+        if !line.is_empty() {
+            out += &format!("    {line}\n");
+        }
         before += o.before;
         after += o.after;
     }

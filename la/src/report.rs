@@ -84,6 +84,10 @@ fn plans(s: &mut String, sol: &Solution, before: bool) {
             pl.optimised.after,
             if pl.before { "before" } else { "after" }
         );
+        let line = crate::elementwise::kernels::line(&pl.kernels);
+        if !line.is_empty() {
+            let _ = writeln!(s, "{:<10} {line}", "");
+        }
     }
 }
 

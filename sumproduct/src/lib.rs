@@ -33,6 +33,7 @@ pub mod optimise;
 pub mod relation;
 pub mod rules;
 pub mod show;
+pub mod term;
 pub mod translate;
 
 pub use error::SumProductError;

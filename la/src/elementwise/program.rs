@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use polyscan_sumproduct::emit::{c_function, Storage, PRELUDE};
+use polyscan_sumproduct::emit::{c_function_scanned, Storage, PRELUDE};
 
 use super::naive::naive_c;
 use super::{shapes, Solved};
@@ -45,6 +45,8 @@ pub fn c_program(p: &Program, sols: &[Solved], o: &Options) -> Result<String, La
         !outputs.contains(&k) && op.density.is_some_and(|d| d < 1.0) && op.rows > 1 && op.cols > 1
     };
     let mut calls = Vec::new();
+    let mut scan = crate::program::CatalogueScan::default();
+    let mut used: Vec<&str> = Vec::new();
     for (k, s) in sols.iter().enumerate() {
         let mut names = BTreeSet::new();
         super::names(&p.elementwise[k].rhs, &mut names);
@@ -68,18 +70,25 @@ pub fn c_program(p: &Program, sols: &[Solved], o: &Options) -> Result<String, La
             }
         }
         let plan = &s.optimised;
-        src += &c_function(
+        let (text, terms) = c_function_scanned(
             &format!("ps_plan_{k}"),
             &plan.plan,
             &plan.input.dims,
             &storage,
-            plan.input.rows,
-            plan.input.cols,
+            (plan.input.rows, plan.input.cols),
+            &mut scan,
         )
         .map_err(fail)?;
+        src += &text;
+        for t in terms {
+            if !used.contains(&t.kernel.name()) {
+                used.push(t.kernel.name());
+            }
+        }
         calls.push(args);
     }
     src += "int main(void)\n{\n  int ps_bad = 0;\n";
+    src += &format!("  printf(\"kernels: {}\\n\");\n", used.join(" "));
     // Operands: random inputs (zeros outside the declared density), zeroed outputs.
     for (k, op) in p.operands.iter().enumerate() {
         if op.kind == crate::ast::Kind::Constant {

@@ -1,7 +1,11 @@
 //! Catalogue nests: a kernel's catalogue domain scanned by codegen in a loop order for
-//! column-major storage, and its body rewritten to accessor macros.
+//! column-major storage, and its body rewritten to accessor macros; the sum-product plans'
+//! term kernels' domains scanned the same way (`CatalogueScan`).
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
+
+use polyscan_sumproduct::term::{Fragment, Scan, TermKernel};
 
 use super::view::V;
 use crate::error::LaError;
@@ -18,13 +22,18 @@ pub(super) struct Nest {
 }
 
 pub(super) fn catalogue_nest(kernel: Kernel) -> Result<Nest, LaError> {
+    scanned_nest(kernel, &loop_order(kernel))
+}
+
+/// The catalogue domain of `kernel` scanned by codegen with its tuple positions in `order`
+/// (outermost first).
+fn scanned_nest(kernel: Kernel, order: &[usize]) -> Result<Nest, LaError> {
     let spec = kernel
         .spec()
         .ok_or_else(|| LaError::Unsupported(format!("{kernel} has no catalogue entry")))?;
     let fail = |m: String| LaError::Unsupported(format!("{} nest: {m}", spec.name));
-    let order = loop_order(kernel);
     let (text, iterators) =
-        polyscan_kernels::nest::permute_domain(spec.domain, &order).map_err(fail)?;
+        polyscan_kernels::nest::permute_domain(spec.domain, order).map_err(fail)?;
     let problem = codegen::input::parse_problem(&text).map_err(|e| fail(e.message))?;
     let opts = codegen::GenOptions {
         linear: true,
@@ -41,6 +50,41 @@ pub(super) fn catalogue_nest(kernel: Kernel) -> Result<Nest, LaError> {
         iterators,
         params: problem.params.clone(),
     })
+}
+
+/// The catalogue kernel of a sum-product plan's term kernel.
+pub(crate) fn term_kernel(k: TermKernel) -> Kernel {
+    match k {
+        TermKernel::EwMap => Kernel::EwMap,
+        TermKernel::Reduce => Kernel::Reduce,
+        TermKernel::CsrMap => Kernel::CsrMap,
+        TermKernel::CsrReduce => Kernel::CsrReduce,
+        TermKernel::CsrMm => Kernel::CsrMm,
+    }
+}
+
+/// Scans the sum-product plans' term kernels (EWMAP, REDUCE, the CSR kernels) from their
+/// catalogue domains with codegen, as the matrix kernels' nests are; each domain and loop
+/// order once per program.
+#[derive(Default)]
+pub(crate) struct CatalogueScan {
+    nests: HashMap<(TermKernel, Vec<usize>), Nest>,
+}
+
+impl Scan for CatalogueScan {
+    fn scan(&mut self, kernel: TermKernel, order: &[usize]) -> Result<Fragment, String> {
+        let key = (kernel, order.to_vec());
+        if !self.nests.contains_key(&key) {
+            let nest = scanned_nest(term_kernel(kernel), order).map_err(|e| e.to_string())?;
+            self.nests.insert(key.clone(), nest);
+        }
+        let nest = &self.nests[&key];
+        Ok(Fragment {
+            text: nest.fragment.clone(),
+            iterators: nest.iterators.clone(),
+            params: nest.params.clone(),
+        })
+    }
 }
 
 /// Loop order (catalogue tuple positions, outermost first) for column-major storage: the
@@ -125,6 +169,31 @@ pub(super) enum Acc {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The sum-product emitter binds the term kernels' parameters and iterators by the
+    /// catalogue's names: they must agree.
+    #[test]
+    fn term_kernels_match_their_catalogue_domains() {
+        for k in [
+            TermKernel::EwMap,
+            TermKernel::Reduce,
+            TermKernel::CsrMap,
+            TermKernel::CsrReduce,
+            TermKernel::CsrMm,
+        ] {
+            let spec = term_kernel(k).spec().unwrap();
+            assert_eq!(spec.name, k.name());
+            let tuple = format!("S[{}]", k.iterators().join(", "));
+            assert!(spec.domain.contains(&tuple), "{}", spec.domain);
+            let params = format!("[{}] ->", k.params().join(", "));
+            assert!(spec.domain.starts_with(&params), "{}", spec.domain);
+            let order: Vec<usize> = (0..k.iterators().len()).rev().collect();
+            let f = CatalogueScan::default().scan(k, &order).unwrap();
+            let reversed: Vec<&str> = k.iterators().iter().rev().copied().collect();
+            assert_eq!(f.iterators, reversed);
+            assert!(f.text.contains("S("), "{}", f.text);
+        }
+    }
 
     #[test]
     fn bodies_become_accessor_macros() {

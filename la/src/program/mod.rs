@@ -56,3 +56,5 @@ pub use capi::{
 };
 pub use options::{Backend, EmittedProgram, ProgramOptions};
 pub use sizes::resize;
+
+pub(crate) use catalogue::CatalogueScan;

@@ -1,6 +1,7 @@
 //! Element-wise statements inside kernel programs and C APIs (issue 22): each statement's
 //! sum-product plan (`polyscan_sumproduct::emit`, its temporaries in step scratch) as a
-//! static function `ps_plan_k`, called before or after the kernel sequence as
+//! static function `ps_plan_k` (its element-wise, reduction and CSR terms as catalogue
+//! nests scanned by codegen, `catalogue::CatalogueScan`), called before or after the kernel sequence as
 //! `elementwise::place` decided. Sparse inputs are read in CSR form through file-scope
 //! pointers (`ps_csr_rowptr_i`, `ps_csr_colind_i`, `ps_csr_val_i` for operand i) that the
 //! program's `main` builds or the C API's call points at the caller's arrays. The direct
@@ -9,10 +10,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use polyscan_sumproduct::emit::{c_function_in_workspace, Storage, PRELUDE};
+use polyscan_sumproduct::emit::{c_function_in_workspace_scanned, Storage, PRELUDE};
 use polyscan_sumproduct::show::show;
+use polyscan_sumproduct::term::TermCall;
 
 use super::assemble::naive;
+use super::catalogue::CatalogueScan;
 use super::dim::Dim;
 use super::emitter::Emitter;
 use super::options::Backend;
@@ -85,25 +88,51 @@ pub(super) fn functions(
     let mut works = Vec::new();
     let mut functions = String::new();
     let mut gemm = false;
+    let mut scan = CatalogueScan::default();
+    let mut kernels = Vec::new();
     for (k, pl) in sol.elementwise.iter().enumerate() {
-        let f = c_function_in_workspace(
+        let f = c_function_in_workspace_scanned(
             &format!("ps_plan_{k}"),
             &pl.optimised.plan,
             &pl.optimised.input.dims,
             &storage(sol, k),
             (pl.optimised.input.rows, pl.optimised.input.cols),
             true,
+            &mut scan,
         )
         .map_err(|e| LaError::Unsupported(format!("element-wise statement: {e}")))?;
         functions += &f.text;
         works.push(f.work);
         gemm |= f.gemm;
+        kernels.extend(f.kernels);
     }
+    realise_terms(em, &kernels);
     if gemm {
         text += &gemm_hook(em)?;
     }
     text += &functions;
     Ok((text, works))
+}
+
+/// The realisation entries of the term kernels the plans use (`EWMAP`, `CSRMM`, ...), once
+/// each, in first-use order.
+fn realise_terms(em: &mut Emitter, calls: &[TermCall]) {
+    for c in calls {
+        let name = c.kernel.name();
+        if !em.realisation.iter().any(|(k, _)| k == name) {
+            em.realisation.push((name.to_string(), term_realisation(c)));
+        }
+    }
+}
+
+/// How a term kernel is realised, for the realisation listing.
+pub(crate) fn term_realisation(c: &TermCall) -> String {
+    let spec = super::catalogue::term_kernel(c.kernel).spec();
+    format!(
+        "catalogue nest of {} scanned by codegen in the plans ({} FLOPs)",
+        spec.map_or("", |s| s.domain),
+        spec.map_or("", |s| s.cost)
+    )
 }
 
 /// `ps_plan_gemm(m, n, k, alpha, A, lda, B, ldb, C, ldc)`: `C += alpha A B`, column-major,
@@ -204,7 +233,7 @@ pub(super) fn calls(
         if !em.realisation.iter().any(|(k, _)| k == "SUMPRODUCT") {
             em.realisation.push((
                 "SUMPRODUCT".into(),
-                "loop nests of the sum-product plan (polyscan_sumproduct::emit), CSR operands driving the outer loops".into(),
+                "the sum-product plans as functions: their terms as the catalogue kernels listed, dense products as SUMPRODUCT-GEMM, other terms as loop nests of polyscan_sumproduct::emit".into(),
             ));
         }
     }

@@ -1,7 +1,8 @@
 //! C for a relational plan: each class that must exist as a value (the result, a union, an
 //! aggregate that is a factor of a join or union, anything used twice) becomes a dense array
 //! over its attributes, computed by one loop nest over all attributes of its sum-product term
-//! `sum_{bound} prod factors`. A sparse operand is read in CSR form and drives the outer
+//! `sum_{bound} prod factors` (a catalogue kernel's nest where the term's shape is one, see
+//! `kernel` and [`crate::term`]). A sparse operand is read in CSR form and drives the outer
 //! loops, so a term with a sparse factor costs its nonzeros, not its dense size; joins are
 //! never materialised (the outer product `U V^T` of the loss example never exists).
 
@@ -13,6 +14,9 @@ use egg::{Id, Language, RecExpr, Symbol};
 use crate::error::SumProductError;
 use crate::expr::{Func, ONES};
 use crate::relation::Rel;
+use crate::term::{Loops, Scan, TermCall};
+
+mod kernel;
 
 /// How an operand is stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +59,10 @@ impl Factor {
 }
 
 struct Emitter<'a> {
+    /// Scans the term kernels' domains.
+    scan: &'a mut dyn Scan,
+    /// The terms emitted as catalogue kernels, in order.
+    calls: Vec<TermCall>,
     plan: &'a RecExpr<Rel>,
     dims: &'a BTreeMap<Symbol, u64>,
     storage: &'a BTreeMap<String, Storage>,
@@ -85,7 +93,21 @@ pub fn c_function(
     rows: Option<Symbol>,
     cols: Option<Symbol>,
 ) -> Result<String, SumProductError> {
-    Ok(function(name, plan, dims, storage, (rows, cols), None)?.text)
+    Ok(function(name, plan, dims, storage, (rows, cols), None, &mut Loops)?.text)
+}
+
+/// [`c_function`] with the term kernels' domains scanned by `scan` (`polyscan la` passes
+/// the catalogue's, scanned by codegen), and the terms it emitted as kernels.
+pub fn c_function_scanned(
+    name: &str,
+    plan: &RecExpr<Rel>,
+    dims: &BTreeMap<Symbol, u64>,
+    storage: &BTreeMap<String, Storage>,
+    (rows, cols): (Option<Symbol>, Option<Symbol>),
+    scan: &mut dyn Scan,
+) -> Result<(String, Vec<TermCall>), SumProductError> {
+    let f = function(name, plan, dims, storage, (rows, cols), None, scan)?;
+    Ok((f.text, f.kernels))
 }
 
 /// A C function for a plan whose temporaries live in a caller's workspace.
@@ -97,6 +119,9 @@ pub struct WorkFunction {
     pub work: u64,
     /// Whether it calls `ps_plan_gemm`.
     pub gemm: bool,
+    /// Its terms emitted as catalogue kernels (element-wise maps, reductions, CSR), in
+    /// order; the other terms are dense products (`ps_plan_gemm`) or plain nests.
+    pub kernels: Vec<TermCall>,
 }
 
 /// [`c_function`] allocating nothing: its temporaries are carved from a last parameter
@@ -117,7 +142,20 @@ pub fn c_function_in_workspace(
     (rows, cols): (Option<Symbol>, Option<Symbol>),
     gemm: bool,
 ) -> Result<WorkFunction, SumProductError> {
-    let mut f = function(name, plan, dims, storage, (rows, cols), Some(gemm))?;
+    c_function_in_workspace_scanned(name, plan, dims, storage, (rows, cols), gemm, &mut Loops)
+}
+
+/// [`c_function_in_workspace`] with the term kernels' domains scanned by `scan`.
+pub fn c_function_in_workspace_scanned(
+    name: &str,
+    plan: &RecExpr<Rel>,
+    dims: &BTreeMap<Symbol, u64>,
+    storage: &BTreeMap<String, Storage>,
+    (rows, cols): (Option<Symbol>, Option<Symbol>),
+    gemm: bool,
+    scan: &mut dyn Scan,
+) -> Result<WorkFunction, SumProductError> {
+    let mut f = function(name, plan, dims, storage, (rows, cols), Some(gemm), scan)?;
     f.gemm = f.text.contains("ps_plan_gemm(");
     Ok(f)
 }
@@ -129,6 +167,7 @@ fn function(
     storage: &BTreeMap<String, Storage>,
     (rows, cols): (Option<Symbol>, Option<Symbol>),
     workspace_gemm: Option<bool>,
+    scan: &mut dyn Scan,
 ) -> Result<WorkFunction, SumProductError> {
     let in_workspace = workspace_gemm.is_some();
     let nodes = plan.as_ref();
@@ -171,6 +210,8 @@ fn function(
         }
     }
     let mut e = Emitter {
+        scan,
+        calls: Vec::new(),
         plan,
         dims,
         storage,
@@ -235,6 +276,7 @@ fn function(
         ),
         work: e.work.unwrap_or(0).max(1),
         gemm: false,
+        kernels: e.calls,
     })
 }
 
@@ -380,11 +422,17 @@ impl Emitter<'_> {
             Rel::Union([a, b]) => vec![*a, *b],
             _ => vec![id],
         };
-        for part in parts {
+        for (k, part) in parts.into_iter().enumerate() {
             let mut bound = Vec::new();
             let mut factors = Vec::new();
             self.term(part, part == id, materialised, &mut bound, &mut factors)?;
-            if !(self.gemm && self.gemm_call(array, attrs, &bound, &factors)?) {
+            if self.gemm && self.gemm_call(array, attrs, &bound, &factors)? {
+                continue;
+            }
+            // The addition into `out` is an operation when the term sums or follows
+            // another term (the first term of a map stores into zeros).
+            let adds = !bound.is_empty() || k > 0;
+            if !self.kernel_term(&out, attrs, &bound, &factors, adds)? {
                 self.nest(&out, attrs, &bound, &factors)?;
             }
         }
