@@ -1,8 +1,9 @@
 //! The sum-product plans' terms as catalogue kernels (issue 22): element-wise maps
 //! (EWMAP), reductions (REDUCE) and CSR kernels (CSRMAP, CSRREDUCE, CSRMM) appear in the
 //! programs and C APIs as catalogue nests and in the realisation listing; the programs
-//! agree with direct evaluation; and each kernel's nest, made wrong by 0.1%, fails the
-//! program's check against direct evaluation (the oracle).
+//! agree with direct evaluation; each kernel's nest, made wrong by 0.1%, fails the
+//! program's check against direct evaluation (the oracle); and files with element-wise
+//! statements take `--backend`, `--size` and `--scale`.
 
 mod common;
 use common::la::polyscan;
@@ -143,4 +144,69 @@ fn the_report_prices_each_kernel_by_its_formula() {
         format!("CSRMM {:.4e}", 2.0 * nnz * 30.0),
     ];
     assert_eq!(lines, expect, "{out}");
+}
+
+/// Files with element-wise statements take `--backend`, `--size` and `--scale` like matrix
+/// files: solved and emitted at the run sizes, checked against direct evaluation there.
+#[test]
+fn element_wise_files_take_back_ends_and_sizes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ew = write(dir.path(), "ew", ELEMENTWISE);
+    let mixed = write(dir.path(), "mixed", MIXED);
+    let mut backends = vec!["generated", "nests"];
+    if common::la::openblas_available() {
+        backends.push("blas");
+    }
+    for b in backends {
+        let (code, out, err) = polyscan(&["la", &ew, "--run", "--backend", b]);
+        assert_eq!(code, 0, "{b}\n{out}\n{err}");
+        assert!(out.contains("result: ok"), "{b}\n{out}");
+        assert_eq!(
+            out.lines().filter(|l| l.starts_with("residual ")).count(),
+            4,
+            "{b}\n{out}"
+        );
+        assert!(out.contains("kernel CSRMM "), "{b}\n{out}");
+    }
+    let runs: [(&str, &[&str], &str); 3] = [
+        (&ew, &["--scale", "0.5"], "sizes: m = 25, n = 20, k = 2"),
+        (&ew, &["--size", "n=17"], "sizes: m = 50, n = 17, k = 4"),
+        (
+            &mixed,
+            &["--size", "n=20", "--size", "m=15"],
+            "sizes: n = 20, m = 15",
+        ),
+    ];
+    for (file, flags, sizes) in runs {
+        let mut args = vec!["la", file, "--run"];
+        args.extend_from_slice(flags);
+        let (code, out, err) = polyscan(&args);
+        assert_eq!(code, 0, "{flags:?}\n{out}\n{err}");
+        assert!(out.contains("result: ok"), "{flags:?}\n{out}");
+        assert!(out.lines().any(|l| l == sizes), "{flags:?}\n{out}");
+    }
+    // The C API at other sizes, checked by the generic driver's direct evaluation.
+    let c = dir.path().join("mixed_api.c");
+    let c = c.to_string_lossy();
+    let (code, _, err) = polyscan(&["la", &mixed, "--emit", "c-api", "-o", &c, "--size", "n=20"]);
+    assert_eq!(code, 0, "{err}");
+    let exe = dir.path().join("mixed_api");
+    let out = common::la::capi_driver_cc(
+        &["-O1", "-std=gnu11"],
+        std::path::Path::new(&*c),
+        "mixed_api",
+        &exe,
+        "generated",
+    )
+    .output()
+    .expect("cc");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = std::process::Command::new(&exe).output().expect("run");
+    let report = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(0), "{report}");
+    assert!(report.contains("result: ok"), "{report}");
 }

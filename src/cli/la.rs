@@ -111,7 +111,8 @@ pub struct LaArgs {
     #[arg(long, value_enum, requires = "run")]
     pub naive: Option<NaiveArg>,
     /// Run the program at another value of a size, e.g. `--size n=40` (repeatable; after
-    /// --scale). The kernel sequence is still the one chosen at the declared sizes.
+    /// --scale). The kernel sequence is still the one chosen at the declared sizes (a file
+    /// with element-wise statements is solved at the run sizes: its plans are specialised).
     #[arg(long = "size", value_name = "NAME=VALUE", value_parser = parse_size)]
     pub sizes: Vec<(String, u64)>,
     /// Multiply every size by this factor (rounded down, at least 2; distinct sizes stay
@@ -191,13 +192,19 @@ pub fn run(args: LaArgs) -> Result<(), Diagnostic> {
         || args.tolerance.is_some()
         || args.repeat.is_some()
         || args.threads.is_some();
-    // A file of element-wise statements alone has its own report and program (the C API
-    // and files that mix them with matrix statements take the path below, which runs
-    // their plans before or after the kernel sequence); a file that does not parse is
-    // reported by the path below.
+    // A file of element-wise statements alone has its own report and program (the C API,
+    // files that mix them with matrix statements, and programs asked for with a back end,
+    // sizes or threads take the path below, which runs their plans before or after the
+    // kernel sequence); a file that does not parse is reported by the path below.
+    let kernel_program_flags = args.backend.is_some()
+        || !args.sizes.is_empty()
+        || args.scale.is_some()
+        || args.threads.is_some()
+        || args.naive.is_some();
     if let Ok(p) = la::parse::parse(&src) {
-        if !p.elementwise.is_empty() && p.assignments.is_empty() && args.emit != Some(LaEmit::CApi)
-        {
+        let own_program = args.emit != Some(LaEmit::CApi)
+            && !((args.emit.is_some() || args.run) && kernel_program_flags);
+        if !p.elementwise.is_empty() && p.assignments.is_empty() && own_program {
             return super::la_elementwise::run(&args, &src, &p);
         }
     }
@@ -260,6 +267,17 @@ pub(super) fn diagnostic(file: &std::path::Path, src: &str, e: &LaError) -> Diag
 /// `--emit c` and `--run`.
 fn program_run(args: &LaArgs, src: &str, opts: SearchOptions) -> Result<(), Diagnostic> {
     let p = la::parse::parse(src).map_err(|e| diagnostic(&args.file, src, &e))?;
+    // Element-wise plans are specialised to the sizes they were optimised at: a file with
+    // element-wise statements is solved at the run sizes (its kernel sequence too), and
+    // emitted there.
+    let resized = !p.elementwise.is_empty() && (!args.sizes.is_empty() || args.scale.is_some());
+    let (p, sizes, scale) = if resized {
+        let q = program::resize(&p, &args.sizes, args.scale)
+            .map_err(|e| diagnostic(&args.file, src, &e))?;
+        (q, Vec::new(), None)
+    } else {
+        (p, args.sizes.clone(), args.scale)
+    };
     let sol = la::search::solve(&p, opts).map_err(|e| diagnostic(&args.file, src, &e))?;
     let backend = match args.backend.unwrap_or(BackendArg::Generated) {
         BackendArg::Generated => Backend::Generated,
@@ -279,8 +297,8 @@ fn program_run(args: &LaArgs, src: &str, opts: SearchOptions) -> Result<(), Diag
         .map_or_else(|| "problem".into(), |s| s.to_string_lossy().into_owned());
     let popts = ProgramOptions {
         backend,
-        sizes: args.sizes.clone(),
-        scale: args.scale,
+        sizes,
+        scale,
         seed: args.seed.unwrap_or(1),
         tolerance,
         repeat: args.repeat.unwrap_or(1).max(1),

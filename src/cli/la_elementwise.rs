@@ -16,6 +16,8 @@ use super::la::{compile_and_run, diagnostic, finish, LaArgs};
 
 /// Runs `polyscan la` for the parsed element-wise problem `p` (source `src`).
 pub fn run(args: &LaArgs, src: &str, p: &Program) -> Result<(), Diagnostic> {
+    // With --emit c or --run these flags send the file to the kernel programs' path
+    // (`la::run`); here they can only come without a program.
     let kernel_flags = args.backend.is_some()
         || !args.sizes.is_empty()
         || args.scale.is_some()
@@ -24,7 +26,7 @@ pub fn run(args: &LaArgs, src: &str, p: &Program) -> Result<(), Diagnostic> {
     if kernel_flags {
         return Err(Diagnostic::new(
             ExitCode::BadInput,
-            "--backend, --size, --scale, --threads and --naive apply to kernel sequences, not to element-wise statements (their program runs at the declared sizes)",
+            "--backend, --size, --scale, --threads and --naive apply to --emit c and --run only",
         ));
     }
     let limits = Limits {
