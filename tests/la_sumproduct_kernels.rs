@@ -144,6 +144,31 @@ fn the_report_prices_each_kernel_by_its_formula() {
         format!("CSRMM {:.4e}", 2.0 * nnz * 30.0),
     ];
     assert_eq!(lines, expect, "{out}");
+    // `--json` lists the same kernels and FLOPs.
+    let (code, out, err) = polyscan(&["la", &path, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let listed: Vec<String> = v["elementwise"]
+        .as_array()
+        .expect("plans")
+        .iter()
+        .map(|p| {
+            let ks: Vec<String> = p["kernels"]
+                .as_array()
+                .expect("kernels")
+                .iter()
+                .map(|k| {
+                    format!(
+                        "{} {:.4e}",
+                        k["name"].as_str().unwrap_or("?"),
+                        k["flops"].as_f64().unwrap_or(-1.0)
+                    )
+                })
+                .collect();
+            ks.join(", ")
+        })
+        .collect();
+    assert_eq!(listed, expect, "{out}");
 }
 
 /// Files with element-wise statements take `--backend`, `--size` and `--scale` like matrix

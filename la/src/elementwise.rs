@@ -229,12 +229,13 @@ pub fn json(p: &Program, sols: &[Solved]) -> String {
         .map(|s| {
             let o = &s.optimised;
             format!(
-                "{{\"output\": {}, \"plan\": {}, \"flops_as_written\": {:e}, \"flops\": {:e}, \"saturated\": {}}}",
+                "{{\"output\": {}, \"plan\": {}, \"flops_as_written\": {:e}, \"flops\": {:e}, \"saturated\": {}, \"kernels\": {}}}",
                 quote(&p.operands[s.lhs].name),
                 quote(&show(&o.plan)),
                 o.before,
                 o.after,
-                o.stop == Stop::Saturated
+                o.stop == Stop::Saturated,
+                kernels::json(&s.kernels)
             )
         })
         .collect();

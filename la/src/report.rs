@@ -167,12 +167,13 @@ pub fn json(sol: &Solution) -> String {
             .iter()
             .map(|p| {
                 format!(
-                    "{{\"output\": {}, \"plan\": {}, \"flops_as_written\": {}, \"flops\": {}, \"before_kernels\": {}}}",
+                    "{{\"output\": {}, \"plan\": {}, \"flops_as_written\": {}, \"flops\": {}, \"before_kernels\": {}, \"kernels\": {}}}",
                     json_str(&env.entities[p.lhs].name),
                     json_str(&polyscan_sumproduct::show::show(&p.optimised.plan)),
                     json_num(p.optimised.before),
                     json_num(p.optimised.after),
-                    p.before
+                    p.before,
+                    crate::elementwise::kernels::json(&p.kernels)
                 )
             })
             .collect();

@@ -67,6 +67,15 @@ pub fn plan_kernels(
     Ok(out)
 }
 
+/// The kernels as a JSON list: `[{"name": "CSRMM", "flops": 800}, ...]`.
+pub fn json(kernels: &[(&'static str, f64)]) -> String {
+    let parts: Vec<String> = kernels
+        .iter()
+        .map(|(k, f)| format!("{{\"name\": \"{k}\", \"flops\": {f:e}}}"))
+        .collect();
+    format!("[{}]", parts.join(", "))
+}
+
 /// The report's line of a plan's kernels: `kernels: CSRMM 8.0000e2, EWMAP 2.0000e3` (empty
 /// when none).
 pub fn line(kernels: &[(&'static str, f64)]) -> String {
