@@ -449,13 +449,6 @@ impl Kernel {
     pub fn is_explicit_inverse(self) -> bool {
         matches!(self, Kernel::Trtri | Kernel::Getri | Kernel::BdGetri)
     }
-    /// The kernels of sum-product plans' terms (element-wise maps, reductions, CSR).
-    pub fn is_sum_product(self) -> bool {
-        matches!(
-            self,
-            Kernel::EwMap | Kernel::Reduce | Kernel::CsrMap | Kernel::CsrReduce | Kernel::CsrMm
-        )
-    }
     /// Kernels that run block by block over a block-diagonal operand.
     pub fn is_block_diagonal(self) -> bool {
         matches!(self, Kernel::BdGetri | Kernel::BdGesv | Kernel::BdGemm)
