@@ -85,12 +85,6 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
     }
     let [ei, ej, el] = def.extents;
     let [dm, dn, dk] = req.defaults.map(|d| d.to_string());
-    // Under OpenMP, row tiles small enough for about four per thread (`PS_OMP_ROWS`).
-    let dm_call = if req.openmp {
-        format!("PS_OMP_ROWS({ei}, {dm}, PS_MR)")
-    } else {
-        dm.clone()
-    };
     let body = fill(
         ENTRY,
         &[
@@ -132,7 +126,6 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
                 &omp::state_free(req.openmp, "PS_BLK", "ps_blk_free"),
             ),
             ("dm", &dm),
-            ("dm_call", &dm_call),
             ("dn", &dn),
             ("dk", &dk),
         ],

@@ -20,11 +20,10 @@ void @fname@_tiled(@args@, const int64_t *tile_sizes)
 @part_undefs@@blk_free@@epilogue@}
 
 /* Default tile sizes: the cache model's {@dm@, @dn@, @dk@} (mc, nc, kc), each moved
-   within [s/2, s] to fit this call's extents (see ps_pick_size; with OpenMP, mc no larger
-   than gives each thread about four row tiles, see PS_OMP_ROWS). */
+   within [s/2, s] to fit this call's extents (see ps_pick_size). */
 void @fname@(@args@)
 {
-  const int64_t ts[3] = { ps_pick_size(@ei@, @dm_call@, PS_MR), ps_pick_size(@ej@, @dn@, PS_NR),
+  const int64_t ts[3] = { ps_pick_size(@ei@, @dm@, PS_MR), ps_pick_size(@ej@, @dn@, PS_NR),
                            ps_pick_size(@el@, @dk@, 1) };
   @fname@_tiled(@call@, ts);
 }
