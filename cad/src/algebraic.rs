@@ -410,9 +410,18 @@ impl Algebraic {
 
     /// The sign (-1, 0, 1) of the univariate `q` at this number, exactly.
     pub fn sign_of(&self, q: &UPoly) -> i32 {
+        // A stop that never fires cannot make the refinement give up.
+        self.sign_of_until(q, &|| false).expect("never stopped")
+    }
+
+    /// [`Algebraic::sign_of`], or `None` as soon as `stop()` says so (asked before the gcd
+    /// and before every bisection; lifting passes its deadline). The number of bisections
+    /// grows with how close a root of `q` lies to this one, without a bound known in
+    /// advance.
+    pub(crate) fn sign_of_until(&self, q: &UPoly, stop: &dyn Fn() -> bool) -> Option<i32> {
         match self {
-            Algebraic::Rational(r) => q.sign_at(r),
-            Algebraic::Root(x) => sign_at_root(x.clone(), q),
+            Algebraic::Rational(r) => Some(q.sign_at(r)),
+            Algebraic::Root(x) => sign_at_root(x.clone(), q, stop),
         }
     }
 
@@ -525,28 +534,32 @@ impl Algebraic {
     }
 }
 
-/// Sign of `q` at the root `x` (a local copy, refined freely).
-fn sign_at_root(mut x: RealRoot, q: &UPoly) -> i32 {
+/// Sign of `q` at the root `x` (a local copy, refined freely), or `None` once `stop()`
+/// says so; a sign already proved is returned even then.
+fn sign_at_root(mut x: RealRoot, q: &UPoly, stop: &dyn Fn() -> bool) -> Option<i32> {
     if q.degree() == 0 {
-        return q.lc().signum();
+        return Some(q.lc().signum());
     }
     let mut gcd_checked = false;
     let mut round = 0u32;
     loop {
         if q.descartes_bound(&x.lo, &x.hi) == 0 {
             // q has no root in (lo, hi), so its sign there is its sign at the root.
-            return q.sign_at(&x.lo.midpoint(&x.hi));
+            return Some(q.sign_at(&x.lo.midpoint(&x.hi)));
+        }
+        if stop() {
+            return None;
         }
         // Refinement alone never proves q(root) = 0; after a few rounds ask the gcd.
         if !gcd_checked && round >= 2 {
             gcd_checked = true;
             let g = x.poly.gcd(q);
             if g.degree() > 0 && g.sign_at(&x.lo) != g.sign_at(&x.hi) {
-                return 0;
+                return Some(0);
             }
         }
         if let Some(r) = x.bisect() {
-            return q.sign_at(&r);
+            return Some(q.sign_at(&r));
         }
         round = round.saturating_add(1);
     }
@@ -630,7 +643,7 @@ impl fmt::Display for Algebraic {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     fn rational(n: i64, d: i64) -> Rat {
         Rat::ratio(n, d)
@@ -759,5 +772,41 @@ mod tests {
         assert_eq!(s2.sign_of(&UPoly::from_i64s(&[-1414, 1000])), 1);
         assert_eq!(s2.sign_of(&UPoly::from_i64s(&[-1415, 1000])), -1);
         assert_eq!(s2.sign_of(&UPoly::from_i64s(&[5])), 1);
+    }
+
+    /// `10^40 x - m`: for `m` next to `10^40 sqrt 2` its root lies within `10^-40` of
+    /// sqrt 2, so the sign there needs over a hundred bisections.
+    pub(crate) fn near_sqrt2(m: &BigInt) -> UPoly {
+        UPoly::new(vec![Int::from(-m), Int::from(BigInt::from(10u32).pow(40))])
+    }
+
+    /// The sign of `10^40 sqrt 2 - m` for `m > 0`, by integers alone: that of
+    /// `2 10^80 - m^2`.
+    pub(crate) fn near_sqrt2_sign(m: &BigInt) -> i32 {
+        let two_scale_sq = BigInt::from(2u32) * BigInt::from(10u32).pow(80);
+        match two_scale_sq.cmp(&(m * m)) {
+            Ordering::Greater => 1,
+            Ordering::Equal => 0,
+            Ordering::Less => -1,
+        }
+    }
+
+    #[test]
+    fn refinement_towards_a_close_root_stops_when_asked() {
+        let s2 = sqrt(2);
+        let floor = (BigInt::from(2u32) * BigInt::from(10u32).pow(80)).sqrt();
+        for m in [&floor - 1, floor.clone(), &floor + 1] {
+            let q = near_sqrt2(&m);
+            let expected = near_sqrt2_sign(&m);
+            assert_eq!(s2.sign_of(&q), expected, "m = {m}");
+            let asked = std::cell::Cell::new(0u32);
+            let counting = || {
+                asked.set(asked.get() + 1);
+                false
+            };
+            assert_eq!(s2.sign_of_until(&q, &counting), Some(expected));
+            assert!(asked.get() > 100, "asked {} times", asked.get());
+            assert_eq!(s2.sign_of_until(&q, &|| true), None);
+        }
     }
 }

@@ -768,7 +768,8 @@ impl<'a> Lifter<'a> {
             for &i in irrational.iter().rev() {
                 let mut m = prefix[i].defining_poly();
                 if minimal {
-                    m = minimal_factor(&prefix[i], &m, i);
+                    m = minimal_factor(&prefix[i], &m, i, &|| self.stats.signs.late())
+                        .ok_or_else(|| self.stats.signs.timed_out())?;
                     self.stats.minimal_polys.fetch_add(1, Relaxed);
                 }
                 let late = || self.stats.signs.late();
@@ -821,19 +822,20 @@ impl<'a> Lifter<'a> {
     }
 }
 
-/// The irreducible factor of `m` (in variable `var`) that has `a` as a root.
-fn minimal_factor(a: &Algebraic, m: &UPoly, var: usize) -> UPoly {
+/// The irreducible factor of `m` (in variable `var`) that has `a` as a root, or `None`
+/// once `stop()` says so (the exact signs at `a` ask it).
+fn minimal_factor(a: &Algebraic, m: &UPoly, var: usize, stop: &dyn Fn() -> bool) -> Option<UPoly> {
     let p = m.to_poly(var);
     let sf = p.square_free_part().integer_primitive();
     for f in factor_univariate(&sf, var) {
         if let Ok(u) = UPoly::from_poly(&f, var) {
-            if a.sign_of(&u) == 0 {
-                return u;
+            if a.sign_of_until(&u, stop)? == 0 {
+                return Some(u);
             }
         }
     }
     // The product of the factors vanishes at a, so one of them does.
-    m.clone()
+    Some(m.clone())
 }
 
 /// Exact integrality test.

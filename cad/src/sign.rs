@@ -264,7 +264,9 @@ fn exact_stage(
 ) -> Result<i32, CadError> {
     if let [(v, a)] = roots.as_slice() {
         stats.exact_univariate.fetch_add(1, Relaxed);
-        return Ok(a.sign_of(&UPoly::from_poly(&q, *v)?));
+        return a
+            .sign_of_until(&UPoly::from_poly(&q, *v)?, &|| stats.late())
+            .ok_or_else(|| stats.timed_out());
     }
     stats.exact_resultant.fetch_add(1, Relaxed);
     sign_by_resultant(q, roots, stats)
@@ -718,6 +720,32 @@ mod tests {
         assert_eq!(
             sign_at(&p("z"), &pt[..2], &stats),
             Err(CadError::MissingCoordinate(2))
+        );
+    }
+
+    #[test]
+    fn a_passed_deadline_stops_the_univariate_exact_stage() {
+        use crate::algebraic::tests::{near_sqrt2, near_sqrt2_sign};
+        use polys::BigInt;
+        let s2 = [root(&[-2, 0, 1], 1)];
+        let m = (BigInt::from(2u32) * BigInt::from(10u32).pow(80)).sqrt();
+        let p = near_sqrt2(&m).to_poly(0);
+        // Without a deadline: the exact sign, from the exact stage (so the stop below is
+        // the exact stage's, not a cheap stage's).
+        let free = SignStats::new();
+        assert_eq!(sign_at(&p, &s2, &free), Ok(near_sqrt2_sign(&m)));
+        assert_eq!(free.snapshot().exact_univariate, 1);
+        let now = std::time::Instant::now();
+        let past = now
+            .checked_sub(std::time::Duration::from_millis(1))
+            .unwrap_or(now);
+        let late = SignStats::new();
+        late.set_deadline(Some((past, std::time::Duration::from_secs(5))));
+        assert_eq!(
+            sign_at(&p, &s2, &late),
+            Err(CadError::Limit(crate::StopReason::TimeLimit(
+                std::time::Duration::from_secs(5)
+            )))
         );
     }
 }

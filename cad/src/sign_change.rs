@@ -11,9 +11,9 @@
 //! root. The two signs are at points with one algebraic coordinate fewer and are never 0
 //! (a zero would be a root of `r` at an end), so intervals settle them in the usual case;
 //! when they do not, the candidate goes to the exact stage as before. (Settling the ends
-//! exactly instead proved nine tenths of those too on hard seed 1, but the univariate exact
-//! stage's bisection asks no deadline, and hard seed 72 then ran for minutes past its
-//! `--timeout`.) Every root of odd multiplicity whose ends intervals settle is proved this
+//! exactly instead proved nine tenths of those too on hard seed 1, but hard seed 72 then
+//! ran for minutes past its `--timeout` in the univariate exact stage's bisection, which
+//! asked no deadline then and does now.) Every root of odd multiplicity whose ends intervals settle is proved this
 //! way; the others (tangencies) are left to the exact stage.
 
 use crate::algebraic::Algebraic;
