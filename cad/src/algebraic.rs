@@ -565,47 +565,60 @@ fn sign_at_root(mut x: RealRoot, q: &UPoly, stop: &dyn Fn() -> bool) -> Option<i
     }
 }
 
-/// Compares two roots exactly on local copies.
-fn cmp_roots(mut x: RealRoot, mut y: RealRoot) -> Ordering {
+/// Compares two roots exactly on local copies, or `None` once `stop()` says so.
+fn cmp_roots(mut x: RealRoot, mut y: RealRoot, stop: &dyn Fn() -> bool) -> Option<Ordering> {
     let mut equality_checked = false;
     let mut round = 0u32;
     loop {
         if x.hi <= y.lo {
-            return Ordering::Less;
+            return Some(Ordering::Less);
         }
         if y.hi <= x.lo {
-            return Ordering::Greater;
+            return Some(Ordering::Greater);
+        }
+        if stop() {
+            return None;
         }
         // Refinement separates distinct numbers but never equal ones: after a few rounds
         // (at once when the polynomials agree) decide equality exactly.
         if !equality_checked && (round >= 3 || x.poly == y.poly) {
             equality_checked = true;
             if x.same_as(&y) {
-                return Ordering::Equal;
+                return Some(Ordering::Equal);
             }
         }
         if &x.hi - &x.lo >= &y.hi - &y.lo {
             if let Some(r) = x.bisect() {
-                return y.cmp_rational(&r).reverse();
+                return Some(y.cmp_rational(&r).reverse());
             }
         } else if let Some(r) = y.bisect() {
-            return x.cmp_rational(&r);
+            return Some(x.cmp_rational(&r));
         }
         round = round.saturating_add(1);
     }
 }
 
-impl Ord for Algebraic {
-    fn cmp(&self, o: &Algebraic) -> Ordering {
-        match (self, o) {
+impl Algebraic {
+    /// [`Ord::cmp`], or `None` as soon as `stop()` says so (asked before every bisection
+    /// of two overlapping roots; lifting passes its deadline when it merges the roots of
+    /// a stack). Close roots of big polynomials can need many bisections.
+    pub(crate) fn cmp_until(&self, o: &Algebraic, stop: &dyn Fn() -> bool) -> Option<Ordering> {
+        Some(match (self, o) {
             (Algebraic::Rational(a), Algebraic::Rational(b)) => a.cmp(b),
             (Algebraic::Root(x), Algebraic::Rational(r)) => x.cmp_rational(r),
             (Algebraic::Rational(r), Algebraic::Root(x)) => x.cmp_rational(r).reverse(),
             // Apart already: no copies, no refinement.
             (Algebraic::Root(x), Algebraic::Root(y)) if x.hi <= y.lo => Ordering::Less,
             (Algebraic::Root(x), Algebraic::Root(y)) if y.hi <= x.lo => Ordering::Greater,
-            (Algebraic::Root(x), Algebraic::Root(y)) => cmp_roots(x.clone(), y.clone()),
-        }
+            (Algebraic::Root(x), Algebraic::Root(y)) => cmp_roots(x.clone(), y.clone(), stop)?,
+        })
+    }
+}
+
+impl Ord for Algebraic {
+    fn cmp(&self, o: &Algebraic) -> Ordering {
+        // A stop that never fires cannot make the comparison give up.
+        self.cmp_until(o, &|| false).expect("never stopped")
     }
 }
 
@@ -807,6 +820,35 @@ pub(crate) mod tests {
             assert_eq!(s2.sign_of_until(&q, &counting), Some(expected));
             assert!(asked.get() > 100, "asked {} times", asked.get());
             assert_eq!(s2.sign_of_until(&q, &|| true), None);
+        }
+    }
+
+    #[test]
+    fn comparing_close_roots_stops_when_asked() {
+        let s2 = sqrt(2);
+        let scale_sq = BigInt::from(10u32).pow(80);
+        let two_scale_sq = BigInt::from(2u32) * &scale_sq;
+        for m in [&two_scale_sq - 1, &two_scale_sq + 1] {
+            // sqrt(m) / 10^40, within 10^-80 of sqrt 2; for positive numbers the order is
+            // that of the squares, m / 10^80 against 2.
+            let q = UPoly::new(vec![
+                Int::from(-&m),
+                Int::zero(),
+                Int::from(scale_sq.clone()),
+            ]);
+            let y = Algebraic::roots_of(&q).unwrap().pop().unwrap();
+            assert!(!y.is_rational());
+            let expected = two_scale_sq.cmp(&m);
+            assert_eq!(s2.cmp(&y), expected, "m = {m}");
+            assert_eq!(y.cmp(&s2), expected.reverse());
+            let asked = std::cell::Cell::new(0u32);
+            let counting = || {
+                asked.set(asked.get() + 1);
+                false
+            };
+            assert_eq!(s2.cmp_until(&y, &counting), Some(expected));
+            assert!(asked.get() > 100, "asked {} times", asked.get());
+            assert_eq!(s2.cmp_until(&y, &|| true), None);
         }
     }
 }

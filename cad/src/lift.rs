@@ -359,12 +359,24 @@ impl<'a> Lifter<'a> {
                     rs
                 }
             };
+            let late = || self.stats.signs.late();
             for (j, r) in rs.into_iter().enumerate() {
                 let rref = RootRef {
                     poly: i,
                     root: j + 1,
                 };
-                match roots.binary_search_by(|(a, _)| a.cmp(&r)) {
+                let mut stopped = false;
+                let found = roots.binary_search_by(|(a, _)| {
+                    a.cmp_until(&r, &late).unwrap_or_else(|| {
+                        // `Equal` ends the search; its answer is dropped below.
+                        stopped = true;
+                        std::cmp::Ordering::Equal
+                    })
+                });
+                if stopped {
+                    return Err(self.stats.signs.timed_out());
+                }
+                match found {
                     Ok(at) => roots[at].1.push(rref),
                     Err(at) => roots.insert(at, (r, vec![rref])),
                 }
