@@ -53,9 +53,8 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
     // domains the work of an i tile grows (or shrinks) with i, so that a static split
     // gives one thread most of it (SYRK at n = 2048: one j tile, row tiles of 1 to 16
     // blocks' work, 36 against 100); those hand out tiles one at a time.
-    let masked = def.ops.a_mask.is_some() || def.ops.c_mask.is_some();
     let cond = |_: &str| "sz_i * sz_j * sz_l >= PS_OMP_MIN".to_string();
-    let fragment = match (req.openmp, masked) {
+    let fragment = match (req.openmp, def.ops.is_masked()) {
         (false, _) => nest.fragment.clone(),
         (true, false) => omp::parallelize(&nest.fragment, "t3", cond),
         (true, true) => omp::parallelize_dynamic(&nest.fragment, "t3", cond),

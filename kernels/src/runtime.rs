@@ -51,6 +51,14 @@ pub struct Operands {
     pub a_lstart: Option<String>,
 }
 
+impl Operands {
+    /// Whether the domain is triangular (a mask on op(A) or on the result): partial tiles
+    /// then run the packed path, and row tiles differ in work.
+    pub fn is_masked(&self) -> bool {
+        self.a_mask.is_some() || self.c_mask.is_some()
+    }
+}
+
 /// The shared helpers of every kernel file: vector type, micro-kernel, block state,
 /// default-size choice (`c/runtime.h`). Printed once per file or program (the names are
 /// `static`); defines `PS_MR` and `PS_NR` as [`MR`] and [`NR`].
@@ -107,7 +115,7 @@ pub fn blocked(tag: &str, ops: &Operands) -> String {
     } else {
         include_str!("c/pack_b_by_row.c")
     };
-    let masked = ops.a_mask.is_some() || ops.c_mask.is_some();
+    let masked = ops.is_masked();
     s.push_str(&fill(
         BLOCKED,
         &[
