@@ -46,6 +46,11 @@ fn run_with(kernel: Blas, layout: Layout, uplo: Option<Uplo>, openmp: bool) {
 
 /// Compiles `req`'s kernel with the checking driver and runs it.
 fn run_request(req: &Request) {
+    run_request_with(req, &[]);
+}
+
+/// [`run_request`] with extra compiler flags.
+fn run_request_with(req: &Request, cflags: &[&str]) {
     let (kernel, layout, uplo, openmp) = (req.kernel, req.layout, req.uplo, req.openmp);
     let cc = compiler();
     let text = emit(req).expect("the kernel emits");
@@ -71,6 +76,7 @@ fn run_request(req: &Request) {
         } else {
             &[]
         })
+        .args(cflags)
         .arg(format!("-DKERNEL={id}"))
         .arg(format!("-DROWMAJOR={}", u8::from(layout == Layout::Row)))
         .arg(format!("-DUPPER={}", u8::from(uplo == Some(Uplo::Upper))))
@@ -293,6 +299,17 @@ fn run_solver(kernel: Blas, openmp: bool, env: &[(&str, &str)]) -> String {
 
 /// As [`run_solver`], for every `every`-th flag combination only.
 fn run_solver_cases(kernel: Blas, openmp: bool, env: &[(&str, &str)], every: usize) -> String {
+    run_solver_cases_with(kernel, openmp, env, every, &[])
+}
+
+/// [`run_solver_cases`] with extra compiler flags.
+fn run_solver_cases_with(
+    kernel: Blas,
+    openmp: bool,
+    env: &[(&str, &str)],
+    every: usize,
+    cflags: &[&str],
+) -> String {
     let cc = compiler();
     let dir = tempfile::tempdir().expect("temporary directory");
     let fname = kernel.function();
@@ -347,6 +364,7 @@ fn run_solver_cases(kernel: Blas, openmp: bool, env: &[(&str, &str)], every: usi
                 "-c",
             ])
             .args(omp_flag)
+            .args(cflags)
             .args(extra)
             .arg(src)
             .arg("-o")
@@ -435,6 +453,30 @@ fn trtri_matches_naive_inverse_for_every_flag_combination() {
 #[test]
 fn getrf_matches_naive_pivoted_lu_including_pivots_and_info() {
     run_solver(Blas::Getrf, false, &[]);
+}
+
+/// The portable micro-kernel (8 x 6, two 4-wide vectors per column), which machines without
+/// AVX-512 compile: here forced by -DPS_NO_AVX512 where -march=native would pick the 8 x 8
+/// one. GEMM in both layouts and with a transposed operand, SYRK (masked tiles), and
+/// TRSM (its diagonal solve packs slivers of PS_NR columns).
+#[test]
+fn portable_micro_kernel_matches_naive_loops() {
+    let portable = ["-DPS_NO_AVX512"];
+    for layout in [Layout::Col, Layout::Row] {
+        run_request_with(&request(Blas::Gemm, layout, None), &portable);
+        run_request_with(
+            &Request {
+                trans: Some(Trans::Yes),
+                ..request(Blas::Gemm, layout, None)
+            },
+            &portable,
+        );
+    }
+    run_request_with(
+        &request(Blas::Syrk, Layout::Col, Some(Uplo::Lower)),
+        &portable,
+    );
+    run_solver_cases_with(Blas::Trsm, false, &[], 3, &portable);
 }
 
 /// `--openmp`: compiled with -fopenmp and run on two threads, the kernels give the same

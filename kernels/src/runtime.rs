@@ -1,5 +1,6 @@
-//! The C run-time part of blocked kernels, printed next to the generated nest: the 8x6
-//! register-blocked micro-kernel (GCC vector extensions), packing of the two operands of a
+//! The C run-time part of blocked kernels, printed next to the generated nest: the
+//! register-blocked micro-kernel (GCC vector extensions; 8x8 where the C compiler targets
+//! AVX-512, else 8x6), packing of the two operands of a
 //! GEMM-shaped update into micro-panels, the macro-kernel a full tile runs, and the
 //! choice of default tile sizes at run time.
 //!
@@ -15,8 +16,12 @@ use std::fmt::Write;
 
 /// Rows of the micro-tile (two 4-wide vectors).
 pub const MR: i64 = 8;
-/// Columns of the micro-tile (12 accumulators + 2 rows of A + 1 broadcast = 15 of 16 ymm).
+/// Columns of the portable micro-tile (12 accumulators + 2 rows of A + 1 broadcast = 15 of
+/// 16 ymm). Where the C compiler targets AVX-512 the C runtime uses [`NR_AVX512`] instead:
+/// the choice is made when the emitted C is compiled, not here.
 pub const NR: i64 = 6;
+/// Columns of the micro-tile under AVX-512 (one 8-wide vector per column, 8 of 32 zmm).
+pub const NR_AVX512: i64 = 8;
 
 /// How a GEMM-shaped update reads its operands: C expression texts over the local
 /// variables `a`, `lda` (op(A), m x k), `b`, `ldb` (op(B), k x n) of the packing routines.
@@ -149,5 +154,6 @@ mod tests {
     fn micro_tile_sizes_match_the_c_runtime() {
         assert!(COMMON.contains(&format!("\n#define PS_MR {MR}\n")));
         assert!(COMMON.contains(&format!("\n#define PS_NR {NR}\n")));
+        assert!(COMMON.contains(&format!("\n#define PS_NR {NR_AVX512}\n")));
     }
 }

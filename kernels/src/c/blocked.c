@@ -71,12 +71,7 @@ static void ps_@tag@_pack_b(ps_blk *x, int64_t l0, int64_t j0)
     /* (Compiled only then: `&PS_OPB(..)` needs op(B) to be an array element.) */
     if (nr == PS_NR) {
       /* Rows of op(B) are unit-stride arrays: each micro-panel row is one vector copy. */
-      for (int64_t p = 0; p < kc; p++) {
-        const double *restrict s = &PS_OPB(l0 + p, j0 + jr);
-        *(ps_v4du *)(d + p * PS_NR) = *(const ps_v4du *)s;
-        d[p * PS_NR + 4] = s[4];
-        d[p * PS_NR + 5] = s[5];
-      }
+      for (int64_t p = 0; p < kc; p++) ps_copy_sliver_row(d + p * PS_NR, &PS_OPB(l0 + p, j0 + jr));
     } else
 #endif
     if (nr == PS_NR) {

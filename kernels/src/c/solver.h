@@ -72,11 +72,8 @@ static __attribute__((unused)) void ps_gemm_sub(ps_ws *w, int64_t m, int64_t n, 
     const int64_t nr = n - jr < PS_NR ? n - jr : PS_NR;
     if (bcs == 1 && nr == PS_NR)
       for (int64_t p = 0; p < k; p++) {
-        /* Unit-stride rows of B: one vector copy and two elements per row. */
-        const double *s = b + p * brs + jr;
-        *(ps_v4du *)(d + p * PS_NR) = *(const ps_v4du *)s;
-        d[p * PS_NR + 4] = s[4];
-        d[p * PS_NR + 5] = s[5];
+        /* Unit-stride rows of B: vector copies. */
+        ps_copy_sliver_row(d + p * PS_NR, b + p * brs + jr);
       }
     else
       for (int64_t p = 0; p < k; p++)
@@ -143,7 +140,7 @@ static __attribute__((unused)) void ps_trsm_leaf(ps_ws *w, const double *t, int6
       if (s > 0) ps_ukernel(s, pa + s * nbr, pb, c, 1, PS_MR, 1.0);
       const double *g = dg + s * PS_MR;
       /* The strip's right-hand sides minus the product, then forward substitution row by
-         row with the sliver's columns in two vectors (0..3 and 4..5): no dependence
+         row with the sliver's columns in two vectors (0..3 and 4..PS_NR-1): no dependence
          between columns, so they go side by side. */
       ps_v4d ya[PS_MR], yb[PS_MR];
       const int whole = nr == PS_NR;
@@ -153,7 +150,12 @@ static __attribute__((unused)) void ps_trsm_leaf(ps_ws *w, const double *t, int6
           const double *xr = x + (s + r) * xrs + jr * xcs;
           ya[r] = (ps_v4d){xr[0], xr[xcs], xr[2 * xcs], xr[3 * xcs]}
                   - (ps_v4d){c[r], c[PS_MR + r], c[2 * PS_MR + r], c[3 * PS_MR + r]};
+#if PS_NR_WIDE
+          yb[r] = (ps_v4d){xr[4 * xcs], xr[5 * xcs], xr[6 * xcs], xr[7 * xcs]}
+                  - (ps_v4d){c[4 * PS_MR + r], c[5 * PS_MR + r], c[6 * PS_MR + r], c[7 * PS_MR + r]};
+#else
           yb[r] = (ps_v4d){xr[4 * xcs], xr[5 * xcs], 0.0, 0.0} - (ps_v4d){c[4 * PS_MR + r], c[5 * PS_MR + r], 0.0, 0.0};
+#endif
           continue;
         }
         double e[8] = {0};
@@ -175,13 +177,13 @@ static __attribute__((unused)) void ps_trsm_leaf(ps_ws *w, const double *t, int6
         if (whole) {
           double *xr = x + (s + r) * xrs + jr * xcs, *br = pb + (s + r) * PS_NR;
           *(ps_v4du *)br = ya[r];
-          br[4] = yb[r][0]; br[5] = yb[r][1];
+          for (int64_t q = 4; q < PS_NR; q++) br[q] = yb[r][q - 4];
           if (xcs == 1) {
             *(ps_v4du *)xr = ya[r];
-            xr[4] = yb[r][0]; xr[5] = yb[r][1];
+            for (int64_t q = 4; q < PS_NR; q++) xr[q] = yb[r][q - 4];
           } else {
             for (int64_t q = 0; q < 4; q++) xr[q * xcs] = ya[r][q];
-            xr[4 * xcs] = yb[r][0]; xr[5 * xcs] = yb[r][1];
+            for (int64_t q = 4; q < PS_NR; q++) xr[q * xcs] = yb[r][q - 4];
           }
           continue;
         }
