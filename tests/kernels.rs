@@ -481,8 +481,8 @@ fn portable_micro_kernel_matches_naive_loops() {
 
 /// `--openmp`: compiled with -fopenmp and run on two threads, the kernels give the same
 /// results as the naive loops (every eighth of TRSM's flag combinations, two of POTRF's,
-/// both of GETRF's; GEMM stands for the GEMM-shaped kernels and GEMV for itself, whose
-/// i-tile loops run in parallel).
+/// both of GETRF's; GEMM and SYMM, whose column-tile loops run in parallel, SYRK, whose
+/// row-tile loops do, and GEMV, whose i-tile loops do).
 #[test]
 fn openmp_kernels_match_naive_loops_on_two_threads() {
     let two = [("OMP_NUM_THREADS", "2")];
@@ -491,6 +491,8 @@ fn openmp_kernels_match_naive_loops_on_two_threads() {
     run_solver(Blas::Getrf, true, &two);
     run_solver_cases(Blas::Trtri, true, &two, 4);
     run_with(Blas::Gemm, Layout::Col, None, true);
+    run_with(Blas::Symm, Layout::Row, Some(Uplo::Upper), true);
+    run_with(Blas::Syrk, Layout::Row, Some(Uplo::Upper), true);
     run_with(Blas::Gemv, Layout::Row, None, true);
 }
 

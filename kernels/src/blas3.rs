@@ -48,16 +48,35 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
             kernel.name()
         )));
     }
-    // Tiles along i (BLIS's ic loop) write disjoint rows of the result and read only
-    // operands no tile writes: the i-tile loops carry no dependence. In triangular
-    // domains the work of an i tile grows (or shrinks) with i, so that a static split
-    // gives one thread most of it (SYRK at n = 2048: one j tile, row tiles of 1 to 16
-    // blocks' work, 36 against 100); those hand out tiles one at a time.
+    // Under OpenMP, two shapes of parallelism. Where the result's domain is a rectangle
+    // (GEMM, SYMM, TRMM: the work of a column tile does not depend on j), the j-tile loop
+    // (BLIS's jc) runs in parallel, with tiles of about n / threads columns by default:
+    // one fork for the whole call, each thread packing its own panels of op(B) and op(A),
+    // no barrier per (j, l) step, and on a triangular op(A) (TRMM) every thread sees the
+    // same triangle (a split of the rows gave the threads unequal shares of it at each
+    // reduction step). Where the result is triangular (SYRK, LAUUM: a mask on (i, j)),
+    // column tiles differ in work; there the i-tile loop (BLIS's ic) runs in parallel, its
+    // tiles handed out one at a time (with one column tile a static split gave one thread
+    // 100 of 136 units of SYRK's work). Either loop's tiles write disjoint parts of the
+    // result and read only operands no tile writes: they carry no dependence.
     let cond = |_: &str| "sz_i * sz_j * sz_l >= PS_OMP_MIN".to_string();
-    let fragment = match (req.openmp, def.ops.is_masked()) {
+    let columns = def.ops.c_mask.is_none();
+    let fragment = match (req.openmp, columns) {
         (false, _) => nest.fragment.clone(),
-        (true, false) => omp::parallelize(&nest.fragment, "t3", cond),
-        (true, true) => omp::parallelize_dynamic(&nest.fragment, "t3", cond),
+        (true, true) => omp::parallelize(&nest.fragment, "t1", cond),
+        (true, false) => omp::parallelize_dynamic(&nest.fragment, "t3", cond),
+    };
+    let nc_pick = if req.openmp && columns {
+        format!(
+            "ps_pick_size({ej}, ps_min({dn}, ps_max(PS_NR, ({ej} + PS_NTHREADS - 1) / PS_NTHREADS)), PS_NR)",
+            ej = def.extents[1],
+            dn = req.defaults[1]
+        )
+    } else {
+        format!(
+            "ps_pick_size({}, {}, PS_NR)",
+            def.extents[1], req.defaults[1]
+        )
     };
     let fname = req.kernel.function();
     let tag = &fname["polyscan_d".len()..];
@@ -124,6 +143,7 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
                 "blk_free",
                 &omp::state_free(req.openmp, "PS_BLK", "ps_blk_free"),
             ),
+            ("nc_pick", &nc_pick),
             ("dm", &dm),
             ("dn", &dn),
             ("dk", &dk),
