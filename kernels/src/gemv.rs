@@ -46,6 +46,14 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
     } else {
         nest.fragment.clone()
     };
+    // With threads, at most M / threads rows per tile by default: below 2 * MC rows one
+    // tile held all of them and the parallel loop had nothing to share (two threads ran
+    // GEMV at n = 512 and 1024 slower than one).
+    let mc_pick = if req.openmp {
+        format!("ps_min({MC}, ps_max(16, (M + PS_NTHREADS - 1) / PS_NTHREADS))")
+    } else {
+        MC.to_string()
+    };
     let l = req.layout;
     let full_kernel = match l {
         // Columns of A are contiguous: four columns at a time stream through the tile's
@@ -65,6 +73,7 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
             ("body", &c_body(spec.body)),
             ("fragment", &indent(&fragment, "  ")),
             ("MC", &MC.to_string()),
+            ("mc_pick", &mc_pick),
             ("NC", &NC.to_string()),
         ],
     );

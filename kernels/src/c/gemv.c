@@ -50,10 +50,11 @@ void polyscan_dgemv_tiled(int64_t M, int64_t N, double alpha, const double *A, i
   free(xa);
 }
 
-/* Default tile sizes {@MC@, @NC@}, each moved within [s/2, s] to fit the extents. */
+/* Default tile sizes {@MC@, @NC@}, each moved within [s/2, s] to fit the extents (under
+   OpenMP at most M / threads rows). */
 void polyscan_dgemv(int64_t M, int64_t N, double alpha, const double *A, int64_t lda,
                     const double *X, int64_t incX, double beta, double *Y, int64_t incY)
 {
-  const int64_t ts[2] = { ps_pick_size(M, @MC@, 16), ps_pick_size(N, @NC@, 4) };
+  const int64_t ts[2] = { ps_pick_size(M, @mc_pick@, 16), ps_pick_size(N, @NC@, 4) };
   polyscan_dgemv_tiled(M, N, alpha, A, lda, X, incX, beta, Y, incY, ts);
 }
