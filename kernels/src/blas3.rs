@@ -50,7 +50,8 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
     }
     // Under OpenMP, two shapes of parallelism. Where the result's domain is a rectangle
     // (GEMM, SYMM, TRMM: the work of a column tile does not depend on j), the j-tile loop
-    // (BLIS's jc) runs in parallel, with tiles of about n / threads columns by default:
+    // (BLIS's jc) runs in parallel, by default with a multiple of the thread count of
+    // tiles (`ps_pick_cols`):
     // one fork for the whole call, each thread packing its own panels of op(B) and op(A),
     // no barrier per (j, l) step, and on a triangular op(A) (TRMM) every thread sees the
     // same triangle (a split of the rows gave the threads unequal shares of it at each
@@ -59,17 +60,24 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
     // tiles handed out one at a time (with one column tile a static split gave one thread
     // 100 of 136 units of SYRK's work). Either loop's tiles write disjoint parts of the
     // result and read only operands no tile writes: they carry no dependence.
+    // The column tiles are handed out one at a time in one parallel region (see
+    // `omp::parallelize_region`), so that a partial tile does not run alone.
     let cond = |_: &str| "sz_i * sz_j * sz_l >= PS_OMP_MIN".to_string();
     let columns = def.ops.c_mask.is_none();
+    let ej = def.extents[1];
     let fragment = match (req.openmp, columns) {
         (false, _) => nest.fragment.clone(),
-        (true, true) => omp::parallelize(&nest.fragment, "t1", cond),
+        (true, true) => omp::parallelize_region(
+            &nest.fragment,
+            "t1",
+            &format!("{ej} > sz_j && sz_i * sz_j * sz_l >= PS_OMP_MIN"),
+        )
+        .unwrap_or_else(|| omp::parallelize_dynamic(&nest.fragment, "t1", cond)),
         (true, false) => omp::parallelize_dynamic(&nest.fragment, "t3", cond),
     };
     let nc_pick = if req.openmp && columns {
         format!(
-            "ps_pick_size({ej}, ps_min({dn}, ps_max(PS_NR, ({ej} + PS_NTHREADS - 1) / PS_NTHREADS)), PS_NR)",
-            ej = def.extents[1],
+            "ps_pick_cols({ej}, {dn}, PS_NTHREADS)",
             dn = req.defaults[1]
         )
     } else {

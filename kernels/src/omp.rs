@@ -66,6 +66,50 @@ pub fn parallelize_dynamic(fragment: &str, var: &str, cond: impl Fn(&str) -> Str
     parallelize_scheduled(fragment, var, " schedule(dynamic, 1)", cond)
 }
 
+/// One parallel region around the whole fragment (if `cond`, a C condition, holds), in
+/// which every loop over `var` is a work-sharing loop handing out iterations one at a time
+/// without a barrier after it: a thread done with the full tiles takes a partial one, where
+/// separate parallel loops ran a lone partial tile on one thread while the others waited.
+/// `None` when some statement of the fragment lies outside every loop over `var`: inside
+/// the region every thread would run it.
+pub fn parallelize_region(fragment: &str, var: &str, cond: &str) -> Option<String> {
+    let head = format!("for (int64_t {var} = ");
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    // The indentation of the loop over `var` the current line is in (the fragment is
+    // printed with nested bodies indented further, closing braces at the loop's level).
+    let mut open: Option<usize> = None;
+    let mut out = String::new();
+    for line in fragment.lines() {
+        let trimmed = line.trim_start();
+        if let Some(d) = open {
+            if indent(line) <= d && !(indent(line) == d && trimmed.starts_with('}')) {
+                open = None;
+            }
+        }
+        if open.is_none() {
+            if trimmed.starts_with(&head) {
+                open = Some(indent(line));
+                out.push_str(
+                    "#ifdef _OPENMP\n#pragma omp for schedule(dynamic, 1) nowait\n#endif\n",
+                );
+            } else if !(trimmed.is_empty()
+                || trimmed.starts_with("if (")
+                || trimmed == "{"
+                || trimmed == "}"
+                || trimmed.starts_with("} else")
+                || trimmed == "else")
+            {
+                return None;
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    Some(format!(
+        "#ifdef _OPENMP\n#pragma omp parallel if ({cond})\n#endif\n{{\n{out}}}\n"
+    ))
+}
+
 fn parallelize_scheduled(
     fragment: &str,
     var: &str,
@@ -95,4 +139,33 @@ fn parallelize_scheduled(
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LOOPS: &str = "if (n >= 1) {\n  for (int64_t t1 = 0; t1 <= a; t1 += 1)\n    S(t1);\n  for (int64_t t1 = a + 1; t1 <= b; t1 += 1) {\n    for (int64_t t2 = 0; t2 <= c; t2 += 1)\n      S(t1);\n  }\n}\n";
+
+    #[test]
+    fn a_region_shares_every_loop_over_the_variable() {
+        let region =
+            parallelize_region(LOOPS, "t1", "n > 1").expect("every statement in a t1 loop");
+        assert_eq!(
+            region
+                .matches("#pragma omp for schedule(dynamic, 1) nowait")
+                .count(),
+            2
+        );
+        assert_eq!(region.matches("#pragma omp parallel if (n > 1)").count(), 1);
+        assert_eq!(region.matches("S(t1);").count(), 2);
+    }
+
+    #[test]
+    fn a_statement_outside_the_loops_refuses_a_region() {
+        let outside = format!("{LOOPS}S(0);\n");
+        assert_eq!(parallelize_region(&outside, "t1", "1"), None);
+        let after_loop = LOOPS.replace("    S(t1);\n  for", "    S(t1);\n  S(1);\n  for");
+        assert_eq!(parallelize_region(&after_loop, "t1", "1"), None);
+    }
 }

@@ -201,6 +201,18 @@ static __attribute__((unused)) int ps_blk_init(ps_blk *x, int64_t mc, int64_t nc
 
 static __attribute__((unused)) void ps_blk_free(ps_blk *x) { ps_give(x->pa); ps_give(x->pb); }
 
+/* The width of column tiles shared by `nthr` threads: the fewest tiles, a multiple of the
+   thread count, of at most `s0` columns each, all but the last equally wide (a count that
+   is not a multiple left a thread idle for a whole tile at the end). */
+static __attribute__((unused)) int64_t ps_pick_cols(int64_t ext, int64_t s0, int64_t nthr)
+{
+  if (ext < 1) return 1;
+  if (s0 < 1) s0 = 1;
+  if (nthr < 1) nthr = 1;
+  const int64_t per = s0 * nthr, q = nthr * ((ext + per - 1) / per);
+  return (ext + q - 1) / q;
+}
+
 /* A tile size for an extent of `ext` iterations near the model's `s0`: the candidate in
    [s0/2, s0] (or `ext` itself when it fits) that minimises the work of full tiles padded to
    the micro-tile `unit` plus eight times the iterations left to partial tiles, which run
