@@ -21,6 +21,9 @@ use common::la::{kernels, openblas_available, polyscan, run_capi_driver};
 const INV: &str = "n = 15\nMatrix T(n, n) <BlockDiagonal(3)>\nMatrix X(n, n) <>\nX = inv(T)\n";
 /// Solves from the left and right (transposed), a product, an SPD block-diagonal sum.
 const SOLVES: &str = "n = 60\nm = 7\nMatrix T(n, n) <BlockDiagonal(4)>\nMatrix S(n, n) <BlockDiagonal(4), SPD>\nMatrix B(n, m) <>\nMatrix C(m, n) <>\nMatrix X(n, m) <>\nMatrix Y(m, n) <>\nMatrix Z(n, m) <>\nMatrix W(n, m) <>\nX = inv(T) * B\nY = C * inv(trans(T))\nZ = T * B\nW = inv(S + T) * B\n";
+/// Solves with one block-diagonal matrix on four right-hand sides, two from the left and
+/// two from the right.
+const REUSE: &str = "n = 30\nMatrix T(n, n) <BlockDiagonal(5)>\nMatrix B(n, 4) <>\nMatrix E(n, 2) <>\nMatrix C(3, n) <>\nRowVector F(n) <>\nMatrix X(n, 4) <>\nMatrix Y(n, 2) <>\nMatrix Z(3, n) <>\nRowVector W(n) <>\nX = inv(T) * B\nY = inv(T) * E\nZ = C * inv(T)\nW = F * inv(T)\n";
 /// Two inverses of block-diagonal matrices with blocks of 3 and of 6, applied from the
 /// right and alone: the search merges them into the inverse of their product (blocks of 6).
 const PAIR: &str = "n = 24\nm = 5\nMatrix T(n, n) <BlockDiagonal(3)>\nMatrix U(n, n) <BlockDiagonal(6)>\nMatrix B(m, n) <>\nMatrix X(m, n) <>\nMatrix Y(n, n) <>\nX = B * inv(T) * inv(U)\nY = inv(T) * inv(U)\n";
@@ -78,11 +81,13 @@ fn inverses_solves_and_products_block_by_block() {
     assert!(s.naive_flops > 20.0 * s.lowered.flops);
 
     let s = solved(SOLVES);
+    // `C * inv(trans(T))` is `(inv(T) * C^T)^T`: a solve with T from the left, whose
+    // blocks' factors the first solve kept.
     assert_eq!(
         kernels(&s),
         [
             Kernel::BdGesv,
-            Kernel::BdGesv,
+            Kernel::BdGetrs,
             Kernel::BdGemm,
             Kernel::Axpy,
             Kernel::BdGesv
@@ -93,7 +98,34 @@ fn inverses_solves_and_products_block_by_block() {
     assert_flops(
         &s,
         SOLVES,
-        3.0 * cost::bd_gesv(n, b, m) + cost::bd_gemm(n, b, m) + sum,
+        2.0 * cost::bd_gesv(n, b, m) + cost::bd_getrs(n, b, m) + cost::bd_gemm(n, b, m) + sum,
+    );
+
+    // Two solves from each side: T's blocks are factored once per orientation (T for the
+    // left solves, T^T for the right ones), each second solve only a BDGETRS.
+    let s = solved(REUSE);
+    assert_eq!(
+        kernels(&s),
+        [
+            Kernel::BdGesv,
+            Kernel::BdGetrs,
+            Kernel::BdGesv,
+            Kernel::BdGetrs
+        ]
+    );
+    let (n, b) = (30, 5);
+    let shared = cost::bd_gesv(n, b, 4)
+        + cost::bd_getrs(n, b, 2)
+        + cost::bd_gesv(n, b, 3)
+        + cost::bd_getrs(n, b, 1);
+    assert_flops(&s, REUSE, shared);
+    // Below four factorisations.
+    assert!(
+        shared
+            < cost::bd_gesv(n, b, 4)
+                + cost::bd_gesv(n, b, 2)
+                + cost::bd_gesv(n, b, 3)
+                + cost::bd_gesv(n, b, 1)
     );
 
     let s = solved(PAIR);
@@ -153,12 +185,16 @@ fn residuals(out: &str) -> Vec<f64> {
 
 /// Name, problem, outputs, whether it may be scaled (block matrices tie sizes by sums,
 /// `n = m + d`, which `--scale` does not keep).
-const CASES: [(&str, &str, usize, bool); 5] = [
+const CASES: [(&str, &str, usize, bool); 9] = [
     ("inv", INV, 1, true),
     ("solves", SOLVES, 4, true),
+    ("reuse", REUSE, 4, true),
+    ("schur_solve", SCHUR_SOLVE, 1, false),
     ("pair", PAIR, 2, true),
     ("schur", SCHUR, 2, false),
     ("blocks", BLOCKS, 3, false),
+    ("grid3", GRID3, 2, false),
+    ("grid_last", GRID_LAST, 1, false),
 ];
 
 #[test]
@@ -204,7 +240,10 @@ fn c_apis_agree_with_direct_evaluation() {
             let (code, _, err) = polyscan(&["la", &f, "--emit", "c-api", "--backend", b, "-o", &c]);
             assert_eq!(code, 0, "{name} {b}: {err}");
             let source = std::fs::read_to_string(&c_file).expect("NAME.c");
-            assert!(source.contains("/* BD") || name == "blocks", "{name} {b}");
+            assert!(
+                source.contains("/* BD") || matches!(name, "blocks" | "grid_last"),
+                "{name} {b}"
+            );
             let exe = dir.path().join("check");
             let (text, r) = run_capi_driver(&c_file, name, &exe, b, &format!("{name} {b}"));
             // Two calls (packed and padded leading dimensions) per output.
@@ -217,6 +256,8 @@ fn c_apis_agree_with_direct_evaluation() {
 /// Block matrices: Schur-complement inverses and solves, blockwise products, transposes and
 /// sums, against direct evaluation (which assembles the blocks and inverts the whole).
 const SCHUR: &str = "m = 15\nd = 1\nn = 16\nMatrix A(m, m) <BlockDiagonal(3), FullRank>\nMatrix B(m, d) <>\nMatrix C(d, m) <>\nMatrix D(d, d) <>\nColumnVector f(m) <>\nColumnVector g(d) <>\nMatrix X(n, n) <>\nColumnVector x(n) <>\nX = inv([A, B; C, D])\nx = inv([A, B; C, D]) * [f; g]\n";
+/// The seed's Schur solve alone (16 x 16, A with blocks of 3, D 1 x 1).
+const SCHUR_SOLVE: &str = "m = 15\nd = 1\nn = 16\nMatrix A(m, m) <BlockDiagonal(3), FullRank>\nMatrix B(m, d) <>\nMatrix C(d, m) <>\nMatrix D(d, d) <>\nColumnVector f(m) <>\nColumnVector g(d) <>\nColumnVector x(n) <>\nx = inv([A, B; C, D]) * [f; g]\n";
 /// The Schur complement of D (diagonal) where A is general; of A where neither is cheap;
 /// a transposed block product minus a block vector.
 const BLOCKS: &str = "p = 6\nq = 4\nr = 5\nMatrix A(p, p) <FullRank>\nMatrix B(p, q) <>\nMatrix C(q, p) <>\nMatrix D(q, q) <Diagonal>\nMatrix E(p, r) <>\nMatrix F(q, r) <>\nMatrix G(p, p) <SPD>\nMatrix H(q, q) <SPD>\nMatrix X(10, 10) <>\nMatrix Y(10, 5) <>\nMatrix Z(10, 10) <>\nX = inv([A, B; C, D])\nY = trans([A, B; C, D]) * [E; F] - [E; F]\nZ = inv([G, B; trans(B), H])\n";
@@ -238,6 +279,24 @@ fn block_matrices_by_block_rules() {
         "{k:?}"
     );
     assert!(s.lowered.flops < s.naive_flops / 5.0);
+    // The solve applies A^-1 to f and to B: A's blocks are factored by the first and the
+    // second reuses the factors.
+    let s = solved_at(SCHUR_SOLVE, false);
+    let k = kernels(&s);
+    let bd: Vec<Kernel> = k
+        .iter()
+        .copied()
+        .filter(|k| k.is_block_diagonal())
+        .collect();
+    assert_eq!(bd, [Kernel::BdGesv, Kernel::BdGetrs], "{k:?}");
+    let bd_flops: f64 = s
+        .lowered
+        .steps
+        .iter()
+        .filter(|st| st.kernel.is_block_diagonal())
+        .map(|st| st.flops)
+        .sum();
+    assert_eq!(bd_flops, cost::bd_gesv(15, 3, 1) + cost::bd_getrs(15, 3, 1));
     let s = solved_at(BLOCKS, false);
     // D^-1 is a diagonal solve; A (general) and G (SPD) are factored, not the 10 x 10.
     let k = kernels(&s);
@@ -247,6 +306,71 @@ fn block_matrices_by_block_rules() {
     );
     let dense = cost::getrf(10) + cost::getri(10);
     assert!(s.lowered.flops < s.naive_flops && s.naive_flops > 2.0 * dense);
+}
+
+/// A 3 x 3 grid whose first diagonal block is block-diagonal (its inverse and a solve),
+/// partitioned as `[[A], [B, C]; [D; G], [E, F; H, K]]`.
+const GRID3: &str = "p = 6\nq = 3\nr = 2\nn = 11\nMatrix A(p, p) <BlockDiagonal(3), FullRank>\nMatrix B(p, q) <>\nMatrix C(p, r) <>\nMatrix D(q, p) <>\nMatrix E(q, q) <>\nMatrix F(q, r) <>\nMatrix G(r, p) <>\nMatrix H(r, q) <>\nMatrix K(r, r) <>\nColumnVector f(p) <>\nColumnVector g(q) <>\nColumnVector h(r) <>\nMatrix X(n, n) <>\nColumnVector x(n) <>\nX = inv([A, B, C; D, E, F; G, H, K])\nx = inv([A, B, C; D, E, F; G, H, K]) * [f; g; h]\n";
+/// A 3 x 3 grid whose last diagonal block alone is cheap (diagonal): partitioned as
+/// `[[A, B; D, E], [C; F]; [G, H], [K]]`, the Schur complement of K.
+const GRID_LAST: &str = "p = 4\nq = 3\nr = 2\nn = 9\nMatrix A(p, p) <FullRank>\nMatrix B(p, q) <>\nMatrix C(p, r) <>\nMatrix D(q, p) <>\nMatrix E(q, q) <>\nMatrix F(q, r) <>\nMatrix G(r, p) <>\nMatrix H(r, q) <>\nMatrix K(r, r) <Diagonal, FullRank>\nMatrix X(n, n) <>\nX = inv([A, B, C; D, E, F; G, H, K])\n";
+/// A 4 x 4 grid of 2 x 2 blocks with a triangular first block (searched without a time
+/// limit: its many long statements make each state slow, and the limit is looked at only
+/// between states).
+const GRID4: &str = "r = 2\nm = 8\nMatrix L(r, r) <LowerTriangular, FullRank>\nMatrix M(r, r) <>\nMatrix N(r, r) <>\nMatrix P(r, r) <>\nMatrix Y(m, m) <>\nY = inv([L, M, N, P; N, P, M, L; M, L, P, N; P, N, L, M])\n";
+
+/// No dense factorisation or explicit inverse in `s` is of a matrix larger than `most`
+/// rows (the block-diagonal kernels factor only their blocks).
+fn factors_at_most(s: &Solution, most: u64) {
+    for st in &s.lowered.steps {
+        if matches!(
+            st.kernel,
+            Kernel::Getrf | Kernel::Potrf | Kernel::Getri | Kernel::Trtri
+        ) {
+            let (r, _) = s.lowered.env.shape(st.out);
+            assert!(r <= most, "{} of {r} rows", st.kernel.name());
+        }
+    }
+}
+
+#[test]
+fn larger_grids_by_recursive_schur_complements() {
+    // 3 x 3: the first block (blocks of 3) is solved with block by block, the 5 x 5
+    // complement of the rest is inverted by the 2 x 2 rule; nothing of size 11 is factored.
+    let s = solved_at(GRID3, false);
+    let k = kernels(&s);
+    assert!(
+        k.iter()
+            .any(|k| matches!(k, Kernel::BdGetri | Kernel::BdGesv)),
+        "{k:?}"
+    );
+    factors_at_most(&s, 3);
+    assert!(
+        s.lowered.flops < s.naive_flops,
+        "{} {}",
+        s.lowered.flops,
+        s.naive_flops
+    );
+    // 3 x 3 pivoting on the diagonal last block: K^-1 is a diagonal solve, the 7 x 7
+    // complement a 2 x 2 grid inverted by the complement of its first block (4 x 4).
+    let s = solved_at(GRID_LAST, false);
+    factors_at_most(&s, 4);
+    let k = kernels(&s);
+    assert!(k.contains(&Kernel::DiagSolve), "{k:?}");
+    // 4 x 4: L's inverse is triangular; the complements are 6 x 6 (a 3 x 3 grid), then
+    // 4 x 4 (2 x 2) and 2 x 2; none of 8 x 8 is factored.
+    let p = parse(GRID4).unwrap_or_else(|e| panic!("{e}"));
+    let opts = SearchOptions {
+        time_limit: std::time::Duration::ZERO,
+        ..SearchOptions::default()
+    };
+    let s = solve(&p, opts).unwrap_or_else(|e| panic!("{e}"));
+    for seed in [1, 2] {
+        let rel =
+            check(&p, &s.lowered.env, &s.lowered.steps, seed).unwrap_or_else(|e| panic!("{e}"));
+        assert!(rel < 1e-10, "relative difference {rel:e}");
+    }
+    factors_at_most(&s, 2);
 }
 
 #[test]

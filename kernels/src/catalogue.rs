@@ -63,8 +63,12 @@ pub enum Kernel {
     /// Inverse of a block-diagonal matrix, block by block (LU and inverse of each block).
     BdGetri,
     /// Solve with a block-diagonal matrix, block by block (LU of each block, then its
-    /// solves on the block's rows of the right-hand side).
+    /// solves on the block's rows of the right-hand side); the blocks' factors are kept
+    /// for later solves with the same matrix ([`Kernel::BdGetrs`]).
     BdGesv,
+    /// Solve with a block-diagonal matrix whose blocks' LU factors an earlier BDGESV kept:
+    /// the two triangular solves per block only.
+    BdGetrs,
     /// Product with a block-diagonal matrix, block by block (a small GEMM per block).
     BdGemm,
     /// Element-wise map of a sum-product plan's term (issue 22): every entry of a dense
@@ -372,6 +376,15 @@ pub const CATALOGUE: &[KernelSpec] = &[
         body: "B[q*b+i][j] -= L[q*b+i][q*b+k] * B[q*b+k][j]",
     },
     KernelSpec {
+        kernel: Kernel::BdGetrs,
+        name: "BDGETRS",
+        operation: "B(n,m) := A^-1*B or B*A^-1, A's block LU factors kept by a BDGESV (GETRS per block)",
+        conditions: "A BlockDiagonal(b), factored",
+        cost: "2*n*b*m",
+        domain: "[q, b, m] -> { S[j, i, k] : 0 <= j < m and 0 <= k < i < b }",
+        body: "B[q*b+i][j] -= L[q*b+i][q*b+k] * B[q*b+k][j]",
+    },
+    KernelSpec {
         kernel: Kernel::BdGemm,
         name: "BDGEMM",
         operation: "C(n,m) := A*B or B*A, A BlockDiagonal(b)",
@@ -451,7 +464,10 @@ impl Kernel {
     }
     /// Kernels that run block by block over a block-diagonal operand.
     pub fn is_block_diagonal(self) -> bool {
-        matches!(self, Kernel::BdGetri | Kernel::BdGesv | Kernel::BdGemm)
+        matches!(
+            self,
+            Kernel::BdGetri | Kernel::BdGesv | Kernel::BdGetrs | Kernel::BdGemm
+        )
     }
 }
 
@@ -532,6 +548,16 @@ pub mod cost {
         let (bf, mf) = (b as f64, m as f64);
         blocks(n, b) * (2.0 * bf.powi(3) / 3.0 + 2.0 * bf * bf * mf)
     }
+    /// LU factorisation of the blocks of an n x n block-diagonal matrix with blocks of b:
+    /// the part of [`bd_gesv`] a later solve with the kept factors does not repeat.
+    pub fn bd_getrf(n: u64, b: u64) -> f64 {
+        blocks(n, b) * 2.0 * (b as f64).powi(3) / 3.0
+    }
+    /// Solve on m right-hand sides with the kept LU factors of an n x n block-diagonal
+    /// matrix with blocks of b: two triangular solves per block (`2 b^2 m`).
+    pub fn bd_getrs(n: u64, b: u64, m: u64) -> f64 {
+        blocks(n, b) * 2.0 * (b as f64) * (b as f64) * m as f64
+    }
     /// Product of an n x n block-diagonal matrix with blocks of b and an n x m operand:
     /// a `2 b^2 m` product per block.
     pub fn bd_gemm(n: u64, b: u64, m: u64) -> f64 {
@@ -567,7 +593,7 @@ mod tests {
         for k in [
             Gemm, Symm, Syrk, Syr2k, Trmm, Trsm, Gemv, Symv, Trmv, Trsv, Ger, Dot, Axpy, Scal,
             Potrf, Getrf, Trtri, Lauum, Getri, DiagScale, DiagSolve, Laswp, Geqrf, Ormqr, Syev,
-            Gesvd, BdGetri, BdGesv, BdGemm, EwMap, Reduce, CsrMap, CsrReduce, CsrMm,
+            Gesvd, BdGetri, BdGesv, BdGetrs, BdGemm, EwMap, Reduce, CsrMap, CsrReduce, CsrMm,
         ] {
             let s = k.spec().unwrap();
             assert!(
@@ -596,6 +622,10 @@ mod tests {
         assert_eq!(cost::bd_getri(15, 3), 5.0 * 54.0);
         assert_eq!(cost::bd_gesv(15, 3, 2), 5.0 * (18.0 + 36.0));
         assert_eq!(cost::bd_gemm(15, 3, 2), 5.0 * 36.0);
+        assert_eq!(
+            cost::bd_getrf(15, 3) + cost::bd_getrs(15, 3, 2),
+            cost::bd_gesv(15, 3, 2)
+        );
         // Sum-product terms: points times operations per point.
         assert_eq!(cost::sum_product_dense(6, 3), 18.0);
         assert_eq!(cost::sum_product_csr(50.0, 10, 2), 1000.0);

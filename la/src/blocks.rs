@@ -6,7 +6,10 @@
 //! `S = D - C A^-1 B` of a cheaply invertible A (diagonal, block-diagonal, triangular,
 //! orthogonal; else of D if that one is, else of A):
 //! `[A^-1 + A^-1 B S^-1 C A^-1, -A^-1 B S^-1; -S^-1 C A^-1, S^-1]`, so the search sees
-//! only inverses it solves with (an A^-1 B S^-1 chain is one memoised value). Each block of
+//! only inverses it solves with (an A^-1 B S^-1 chain is one memoised value). A larger
+//! grid is partitioned into 2 x 2 (its first diagonal block against the rest, or the rest
+//! against its last when only that one is cheap) and inverted by the same rule, the
+//! parts' inverses recursively. Each block of
 //! an assignment's value becomes a statement of its own whose value goes to a hidden
 //! entity; an [`Assembly`] copies them into the output once the last one is computed.
 
@@ -164,46 +167,12 @@ fn expand_unchecked(p: &Program, env: &Env, e: &Expr) -> Result<Grid, String> {
                 cells,
             }
         }
-        Expr::Add(a, b) | Expr::Sub(a, b) => {
-            let (ga, gb) = (expand(p, env, a)?, expand(p, env, b)?);
-            if ga.rows != gb.rows || ga.cols != gb.cols {
-                return Err(format!(
-                    "a sum of matrices split differently: blocks of rows [{}] and columns [{}] against rows [{}] and columns [{}]",
-                    sizes(&ga.rows),
-                    sizes(&ga.cols),
-                    sizes(&gb.rows),
-                    sizes(&gb.cols)
-                ));
-            }
-            let sub = matches!(e, Expr::Sub(..));
-            let cells = ga
-                .cells
-                .into_iter()
-                .zip(gb.cells)
-                .map(|(ra, rb)| {
-                    ra.into_iter()
-                        .zip(rb)
-                        .map(|(x, y)| {
-                            if sub {
-                                Expr::Sub(bx(x), bx(y))
-                            } else {
-                                Expr::Add(bx(x), bx(y))
-                            }
-                        })
-                        .collect()
-                })
-                .collect();
-            Grid { cells, ..ga }
-        }
-        Expr::Neg(a) => {
-            let g = expand(p, env, a)?;
-            let cells = g
-                .cells
-                .into_iter()
-                .map(|r| r.into_iter().map(|x| Expr::Neg(bx(x))).collect())
-                .collect();
-            Grid { cells, ..g }
-        }
+        Expr::Add(a, b) | Expr::Sub(a, b) => add(
+            expand(p, env, a)?,
+            expand(p, env, b)?,
+            matches!(e, Expr::Sub(..)),
+        )?,
+        Expr::Neg(a) => neg(expand(p, env, a)?),
         Expr::Trans(a) => {
             let g = expand(p, env, a)?;
             let (nr, nc) = (g.cols.len(), g.rows.len());
@@ -221,115 +190,225 @@ fn expand_unchecked(p: &Program, env: &Env, e: &Expr) -> Result<Grid, String> {
                 cells,
             }
         }
-        Expr::Mul(a, b) => {
-            let (ga, gb) = (expand(p, env, a)?, expand(p, env, b)?);
-            let scalar = |g: &Grid| g.rows == [1] && g.cols == [1];
-            if scalar(&ga) || scalar(&gb) {
-                // A scaling: every block of the other side.
-                let (s, g, left) = if scalar(&ga) {
-                    (ga.cells[0][0].clone(), gb, true)
-                } else {
-                    (gb.cells[0][0].clone(), ga, false)
-                };
-                let cells = g
-                    .cells
-                    .into_iter()
-                    .map(|r| {
-                        r.into_iter()
-                            .map(|x| {
-                                if left {
-                                    mul(s.clone(), x)
-                                } else {
-                                    mul(x, s.clone())
-                                }
-                            })
-                            .collect()
-                    })
-                    .collect();
-                return Ok(Grid { cells, ..g });
-            }
-            if ga.cols != gb.rows {
-                return Err(format!(
-                    "a product of matrices split differently: the left one's blocks of columns [{}] against the right one's blocks of rows [{}]",
-                    sizes(&ga.cols),
-                    sizes(&gb.rows)
-                ));
-            }
-            let mut cells = Vec::new();
-            for ra in &ga.cells {
-                let mut row = Vec::new();
-                for j in 0..gb.cols.len() {
-                    let mut acc: Option<Expr> = None;
-                    for (k, x) in ra.iter().enumerate() {
-                        let t = mul(x.clone(), gb.cells[k][j].clone());
-                        acc = Some(match acc {
-                            None => t,
-                            Some(s) => Expr::Add(bx(s), bx(t)),
-                        });
-                    }
-                    row.push(acc.ok_or("an empty block matrix")?);
-                }
-                cells.push(row);
-            }
-            Grid {
-                rows: ga.rows,
-                cols: gb.cols,
-                cells,
-            }
-        }
+        Expr::Mul(a, b) => product(expand(p, env, a)?, expand(p, env, b)?)?,
         Expr::Inv(a) => {
             let g = expand(p, env, a)?;
-            match (g.rows.len(), g.cols.len()) {
-                (1, 1) => single(Expr::Inv(bx(g.cells[0][0].clone())), (g.rows[0], g.cols[0])),
-                (2, 2) if g.rows == g.cols => schur_inverse(p, env, g),
-                _ => {
-                    return Err(format!(
-                        "only 2 x 2 block matrices with square diagonal blocks are inverted (by a Schur complement); this one has blocks of rows [{}] and columns [{}]",
-                        sizes(&g.rows),
-                        sizes(&g.cols)
-                    ))
-                }
+            if g.rows != g.cols {
+                return Err(format!(
+                    "only block matrices with square diagonal blocks are inverted (by Schur complements); this one has blocks of rows [{}] and columns [{}]",
+                    sizes(&g.rows),
+                    sizes(&g.cols)
+                ));
             }
+            inverse(p, env, g)?
         }
     })
 }
 
-/// The inverse of `[A, B; C, D]` (A and D square) by the Schur complement of A, or of D
-/// when only D is cheaply invertible.
-fn schur_inverse(p: &Program, env: &Env, g: Grid) -> Grid {
-    let [[a, b], [c, d]] = [
-        [g.cells[0][0].clone(), g.cells[0][1].clone()],
-        [g.cells[1][0].clone(), g.cells[1][1].clone()],
-    ];
-    let pivot_d = !cheaply_invertible(p, env, &a) && cheaply_invertible(p, env, &d);
-    let inv = |x: &Expr| Expr::Inv(bx(x.clone()));
-    let neg = |x: Expr| Expr::Neg(bx(x));
-    let cells = if pivot_d {
-        // T = A - B D^-1 C; [T^-1, -T^-1 B D^-1; -D^-1 C T^-1, D^-1 + D^-1 C T^-1 B D^-1].
-        let di = inv(&d);
-        let t = Expr::Sub(bx(a), bx(mul(mul(b.clone(), di.clone()), c.clone())));
-        let ti = inv(&t);
-        let ti_b_di = mul(mul(ti.clone(), b), di.clone());
-        let di_c_ti = mul(mul(di.clone(), c), ti.clone());
-        let x22 = Expr::Add(
-            bx(di.clone()),
-            bx(mul(di_c_ti.clone(), mul(g.cells[0][1].clone(), di))),
-        );
-        vec![vec![ti, neg(ti_b_di)], vec![neg(di_c_ti), x22]]
-    } else {
-        // S = D - C A^-1 B; [A^-1 + A^-1 B S^-1 C A^-1, -A^-1 B S^-1; -S^-1 C A^-1, S^-1].
-        let ai = inv(&a);
-        let s = Expr::Sub(bx(d), bx(mul(mul(c.clone(), ai.clone()), b.clone())));
-        let si = inv(&s);
-        let ai_b_si = mul(mul(ai.clone(), b), si.clone());
-        let si_c_ai = mul(mul(si.clone(), c), ai.clone());
-        let x11 = Expr::Add(
-            bx(ai.clone()),
-            bx(mul(ai_b_si.clone(), mul(g.cells[1][0].clone(), ai))),
-        );
-        vec![vec![x11, neg(ai_b_si)], vec![neg(si_c_ai), si]]
-    };
+/// The blockwise sum (or difference, `sub`) of two grids split the same way.
+fn add(ga: Grid, gb: Grid, sub: bool) -> Result<Grid, String> {
+    if ga.rows != gb.rows || ga.cols != gb.cols {
+        return Err(format!(
+            "a sum of matrices split differently: blocks of rows [{}] and columns [{}] against rows [{}] and columns [{}]",
+            sizes(&ga.rows),
+            sizes(&ga.cols),
+            sizes(&gb.rows),
+            sizes(&gb.cols)
+        ));
+    }
+    let cells = ga
+        .cells
+        .into_iter()
+        .zip(gb.cells)
+        .map(|(ra, rb)| {
+            ra.into_iter()
+                .zip(rb)
+                .map(|(x, y)| {
+                    if sub {
+                        Expr::Sub(bx(x), bx(y))
+                    } else {
+                        Expr::Add(bx(x), bx(y))
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    Ok(Grid { cells, ..ga })
+}
+
+/// Every block negated.
+fn neg(g: Grid) -> Grid {
+    let cells = g
+        .cells
+        .into_iter()
+        .map(|r| r.into_iter().map(|x| Expr::Neg(bx(x))).collect())
+        .collect();
     Grid { cells, ..g }
+}
+
+/// The blockwise product (a 1 x 1 side that is a scalar scales every block of the other).
+fn product(ga: Grid, gb: Grid) -> Result<Grid, String> {
+    let scalar = |g: &Grid| g.rows == [1] && g.cols == [1];
+    if scalar(&ga) || scalar(&gb) {
+        // A scaling: every block of the other side.
+        let (s, g, left) = if scalar(&ga) {
+            (ga.cells[0][0].clone(), gb, true)
+        } else {
+            (gb.cells[0][0].clone(), ga, false)
+        };
+        let cells = g
+            .cells
+            .into_iter()
+            .map(|r| {
+                r.into_iter()
+                    .map(|x| {
+                        if left {
+                            mul(s.clone(), x)
+                        } else {
+                            mul(x, s.clone())
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        return Ok(Grid { cells, ..g });
+    }
+    if ga.cols != gb.rows {
+        return Err(format!(
+            "a product of matrices split differently: the left one's blocks of columns [{}] against the right one's blocks of rows [{}]",
+            sizes(&ga.cols),
+            sizes(&gb.rows)
+        ));
+    }
+    let mut cells = Vec::new();
+    for ra in &ga.cells {
+        let mut row = Vec::new();
+        for j in 0..gb.cols.len() {
+            let mut acc: Option<Expr> = None;
+            for (k, x) in ra.iter().enumerate() {
+                let t = mul(x.clone(), gb.cells[k][j].clone());
+                acc = Some(match acc {
+                    None => t,
+                    Some(s) => Expr::Add(bx(s), bx(t)),
+                });
+            }
+            row.push(acc.ok_or("an empty block matrix")?);
+        }
+        cells.push(row);
+    }
+    Ok(Grid {
+        rows: ga.rows,
+        cols: gb.cols,
+        cells,
+    })
+}
+
+/// The block rows `r` and block columns `c` of a grid.
+fn part(g: &Grid, r: std::ops::Range<usize>, c: std::ops::Range<usize>) -> Grid {
+    Grid {
+        rows: g.rows[r.clone()].to_vec(),
+        cols: g.cols[c.clone()].to_vec(),
+        cells: g.cells[r]
+            .iter()
+            .map(|row| row[c.clone()].to_vec())
+            .collect(),
+    }
+}
+
+/// The grid `[X11, X12; X21, X22]` of four grids that fit together.
+fn join(x11: Grid, x12: Grid, x21: Grid, x22: Grid) -> Grid {
+    let mut cells = Vec::new();
+    for (a, b) in x11.cells.into_iter().zip(x12.cells) {
+        cells.push(a.into_iter().chain(b).collect());
+    }
+    for (c, d) in x21.cells.into_iter().zip(x22.cells) {
+        cells.push(c.into_iter().chain(d).collect());
+    }
+    Grid {
+        rows: x11.rows.into_iter().chain(x21.rows).collect(),
+        cols: x11.cols.into_iter().chain(x12.cols).collect(),
+        cells,
+    }
+}
+
+/// Formula nodes of a whole grid, counted up to `limit`.
+fn grid_nodes(g: &Grid, limit: usize) -> usize {
+    let mut total = 0;
+    for x in g.cells.iter().flatten() {
+        total += nodes(x, limit + 1);
+        if total > limit {
+            return limit + 1;
+        }
+    }
+    total
+}
+
+/// The inverse of a grid with square diagonal blocks. A 1 x 1 grid is its block's
+/// inverse. A larger one is partitioned into `[A, B; C, D]` with A the first diagonal
+/// block and D the rest, or (when only the last diagonal block is cheaply invertible) A
+/// all but the last and D the last, and inverted by the Schur complement of the cheap side
+/// (see [`schur`]), the inverses of the parts (A or D, and the complement) recursively.
+/// A 2 x 2 grid is so the Schur rule of the module's header; a 3 x 3 one, of its first
+/// block, `[[A11], [A12, A13]; [A21; A31], [A22, A23; A32, A33]]`.
+fn inverse(p: &Program, env: &Env, g: Grid) -> Result<Grid, String> {
+    let n = g.rows.len();
+    if n == 1 {
+        return Ok(single(
+            Expr::Inv(bx(g.cells[0][0].clone())),
+            (g.rows[0], g.cols[0]),
+        ));
+    }
+    let first = cheaply_invertible(p, env, &g.cells[0][0]);
+    let last = cheaply_invertible(p, env, &g.cells[n - 1][n - 1]);
+    // The cheap block is the pivot; of the first one when neither is (as for 2 x 2).
+    let (k, pivot_d) = if !first && last {
+        (n - 1, true)
+    } else {
+        (1, false)
+    };
+    let parts = [
+        part(&g, 0..k, 0..k),
+        part(&g, 0..k, k..n),
+        part(&g, k..n, 0..k),
+        part(&g, k..n, k..n),
+    ];
+    let x = schur(p, env, parts, pivot_d)?;
+    if grid_nodes(&x, MAX_NODES) > MAX_NODES {
+        return Err(format!(
+            "the formula expands to more than {MAX_NODES} nodes by the block rules (nested inverses of block matrices, or a grid of {n} x {n} blocks?)"
+        ));
+    }
+    Ok(x)
+}
+
+/// The inverse of `[A, B; C, D]` (grids, A and D with square diagonal blocks) by the
+/// Schur complement of A, `S = D - C A^-1 B`: `[A^-1 + A^-1 B S^-1 C A^-1, -A^-1 B S^-1;
+/// -S^-1 C A^-1, S^-1]`; or of D (`pivot_d`), `T = A - B D^-1 C`: `[T^-1, -T^-1 B D^-1;
+/// -D^-1 C T^-1, D^-1 + D^-1 C T^-1 B D^-1]`.
+fn schur(p: &Program, env: &Env, [a, b, c, d]: [Grid; 4], pivot_d: bool) -> Result<Grid, String> {
+    // Pivoting on D is pivoting on A of `[D, C; B, A]`, the partition's order reversed:
+    // its inverse's blocks in reversed order too.
+    let (a, b, c, d) = if pivot_d { (d, c, b, a) } else { (a, b, c, d) };
+    let ai = inverse(p, env, a)?;
+    let s = add(
+        d,
+        product(product(c.clone(), ai.clone())?, b.clone())?,
+        true,
+    )?;
+    let si = inverse(p, env, s)?;
+    let ai_b_si = product(product(ai.clone(), b)?, si.clone())?;
+    let si_c_ai = product(product(si.clone(), c.clone())?, ai.clone())?;
+    let x11 = add(
+        ai.clone(),
+        product(ai_b_si.clone(), product(c, ai)?)?,
+        false,
+    )?;
+    let (x12, x21, x22) = (neg(ai_b_si), neg(si_c_ai), si);
+    Ok(if pivot_d {
+        join(x22, x21, x12, x11)
+    } else {
+        join(x11, x12, x21, x22)
+    })
 }
 
 /// The statements the search starts from: each assignment normalised, those with block

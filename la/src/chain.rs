@@ -25,6 +25,10 @@ pub struct El {
     pub props: Props,
     /// Whether the entity is symmetric (its transpose is itself).
     pub symmetric: bool,
+    /// Whether an earlier BDGESV kept the LU factors of this (block-diagonal) element's
+    /// blocks for a solve from the left (`[0]`) and from the right (`[1]`): such a solve
+    /// is a BDGETRS, without the factorisation.
+    pub kept: [bool; 2],
 }
 
 impl El {
@@ -90,6 +94,7 @@ pub fn absorbs(k: Kernel) -> bool {
             | Kernel::DiagSolve
             | Kernel::BdGetri
             | Kernel::BdGesv
+            | Kernel::BdGetrs
             | Kernel::BdGemm
     )
 }
@@ -129,6 +134,8 @@ struct Form {
     rows: u64,
     cols: u64,
     props: Props,
+    /// See [`El::kept`] (products are never factored).
+    kept: [bool; 2],
 }
 
 /// Properties of the value `l * r` (an inverted form's value is the inverse).
@@ -141,6 +148,16 @@ fn value_props(l: Form, r: Form) -> Props {
         }
     };
     product_props(value(l), (l.rows, l.cols), value(r), (r.rows, r.cols))
+}
+
+/// The kernel and FLOPs of a solve with an n x n block-diagonal matrix with blocks of b on
+/// m right-hand sides: BDGETRS if the blocks' factors are `kept`, else BDGESV.
+fn block_solve(n: u64, b: u64, m: u64, kept: bool) -> (Kernel, f64) {
+    if kept {
+        (Kernel::BdGetrs, cost::bd_getrs(n, b, m))
+    } else {
+        (Kernel::BdGesv, cost::bd_gesv(n, b, m))
+    }
 }
 
 /// Cheapest kernel for `l * r` (with the given forms), and its FLOPs.
@@ -167,7 +184,8 @@ fn combine(l: Form, r: Form, mirrored: bool) -> (Kernel, f64, bool) {
             cost::getrf(k) + cost::getri(k)
         };
         if let Some(b) = blocks(r.props).filter(|_| !diag(r.props) && !tri(r.props)) {
-            return (Kernel::BdGesv, inv_cost + cost::bd_gesv(n, b, m), true);
+            let (kernel, solve) = block_solve(n, b, m, r.kept[1]);
+            return (kernel, inv_cost + solve, true);
         }
         let solve = if diag(r.props) {
             cost::elementwise(m, n)
@@ -181,7 +199,8 @@ fn combine(l: Form, r: Form, mirrored: bool) -> (Kernel, f64, bool) {
             return (Kernel::DiagSolve, cost::elementwise(m, n), false);
         }
         if let Some(b) = blocks(l.props).filter(|_| !tri(l.props)) {
-            return (Kernel::BdGesv, cost::bd_gesv(m, b, n), false);
+            let (kernel, solve) = block_solve(m, b, n, l.kept[0]);
+            return (kernel, solve, false);
         }
         return if n == 1 {
             (Kernel::Trsv, cost::trsm(m, 1), false)
@@ -194,7 +213,8 @@ fn combine(l: Form, r: Form, mirrored: bool) -> (Kernel, f64, bool) {
             return (Kernel::DiagSolve, cost::elementwise(m, n), false);
         }
         if let Some(b) = blocks(r.props).filter(|_| !tri(r.props)) {
-            return (Kernel::BdGesv, cost::bd_gesv(n, b, m), false);
+            let (kernel, solve) = block_solve(n, b, m, r.kept[1]);
+            return (kernel, solve, false);
         }
         return if m == 1 {
             (Kernel::Trsv, cost::trsm(n, 1), false)
@@ -294,6 +314,7 @@ pub fn solve_credited(els: &[El], known: &dyn Fn(&str) -> bool, credit: f64) -> 
                 rows: e.rows,
                 cols: e.cols,
                 props: e.props,
+                kept: e.kept,
             },
         ));
     }
@@ -306,6 +327,7 @@ pub fn solve_credited(els: &[El], known: &dyn Fn(&str) -> bool, credit: f64) -> 
                 rows: els[i].rows,
                 cols: els[j].cols,
                 props: Props::EMPTY,
+                kept: [false; 2],
             };
             if known(&key) {
                 best[i][j] = Some((0.0, Plan::Known(key, false), form));
@@ -392,6 +414,7 @@ mod tests {
             cols,
             props: Props::EMPTY,
             symmetric: false,
+            kept: [false; 2],
         }
     }
 

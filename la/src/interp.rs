@@ -9,6 +9,7 @@ use super::lower::{Alpha, Arg, Op, Step};
 use super::norm::Env;
 use super::properties::{Prop, Props};
 
+mod block;
 mod orth;
 
 /// A dense row-major matrix.
@@ -738,6 +739,52 @@ pub fn execute(
             Op::Syr2k { alpha, a, b } => {
                 let m = get(&v, *a)?.mul(&get(&v, *b)?)?;
                 m.add(&m.t(), 1.0)?.scale(alpha_value(&v, alpha)?)
+            }
+            Op::BlockSolve {
+                t,
+                b,
+                left,
+                lu,
+                piv,
+                factor,
+            } => {
+                // The matrix applied from the left: op(t), or op(t)^T for a right solve.
+                let tp = props(*t);
+                let bs = tp
+                    .block()
+                    .and_then(|b| usize::try_from(b).ok())
+                    .unwrap_or(1);
+                let (a, ap, rhs) = if *left {
+                    (get(&v, *t)?, tp, get(&v, *b)?)
+                } else {
+                    let tt = Arg {
+                        id: t.id,
+                        trans: !t.trans,
+                    };
+                    (get(&v, tt)?, props(tt), get(&v, *b)?.t())
+                };
+                let a = if *factor {
+                    v[*lu] = Some(block::stacked(&a, bs));
+                    v[*piv] = Some(Mat::zeros(a.rows, 1));
+                    a
+                } else {
+                    block::unstacked(
+                        &get(
+                            &v,
+                            Arg {
+                                id: *lu,
+                                trans: false,
+                            },
+                        )?,
+                        bs,
+                    )
+                };
+                let x = structured_solve(&a, ap, &rhs, true)?;
+                if *left {
+                    x
+                } else {
+                    x.t()
+                }
             }
             Op::Potrf { a } => cholesky(&get(&v, *a)?)?,
             Op::Getrf { a, l, u } => {

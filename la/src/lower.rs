@@ -19,6 +19,7 @@ mod congruence;
 mod factor;
 mod orth;
 mod rank2;
+mod sandwich;
 mod shared;
 
 pub use block::{block_product_side, blocks};
@@ -75,6 +76,24 @@ pub enum Op {
         b: Arg,
         /// Whether `t` is applied from the left.
         left: bool,
+    },
+    /// out = op(t)^-1 * b (left) or b * op(t)^-1, t block-diagonal (BDGESV, BDGETRS; see
+    /// `lower/block`): `lu` (n x b, the blocks stacked) and `piv` (n x 1) hold the LU
+    /// factors and pivots of the blocks of the matrix the solve applies from the left
+    /// (op(t), or op(t)^T for a right solve), written by BDGESV (`factor`), read by BDGETRS.
+    BlockSolve {
+        /// The block-diagonal matrix solved with.
+        t: Arg,
+        /// The right-hand side.
+        b: Arg,
+        /// Whether `t` is applied from the left.
+        left: bool,
+        /// Entity of the blocks' LU factors.
+        lu: usize,
+        /// Entity of the blocks' pivots.
+        piv: usize,
+        /// Whether this step factors the blocks (else it reads the factors).
+        factor: bool,
     },
     /// out = sum alpha_i * arg_i
     Add {
@@ -521,6 +540,7 @@ impl Lowering {
             cols,
             props: self.arg_props(a),
             symmetric: p.has(Prop::Symmetric) || (rows == 1 && cols == 1),
+            kept: [self.kept_block_lu(a, true), self.kept_block_lu(a, false)],
         }
     }
 
@@ -677,94 +697,6 @@ impl Lowering {
         };
         self.memo.insert(key, out);
         Ok(out)
-    }
-
-    /// `G^T M G` computed as G, then M G, then G^T (M G), if that beats `plain_flops`: the
-    /// matrix-chain algorithm alone would compute G and G^T as two products.
-    fn sandwich(&mut self, fs: &[Factor], plain_flops: f64) -> Result<Option<Arg>, LaError> {
-        let n = fs.len();
-        let Some(k) = (1..=(n.saturating_sub(1)) / 2).rev().find(|&k| {
-            let gt: Vec<Factor> = fs[n - k..]
-                .iter()
-                .rev()
-                .map(|f| f.transpose(&self.env))
-                .collect();
-            chain_key(&fs[..k]) == chain_key(&gt)
-        }) else {
-            return Ok(None);
-        };
-        let (g_f, m_f) = (&fs[n - k..], &fs[k..n - k]);
-        let mut g_els = Vec::new();
-        for f in g_f {
-            g_els.extend(self.elements(f)?);
-        }
-        let mut mg_els = Vec::new();
-        for f in m_f {
-            mg_els.extend(self.elements(f)?);
-        }
-        let (Some(first), Some(last)) = (g_els.first(), g_els.last()) else {
-            return Ok(None);
-        };
-        if g_els.len() < 2 {
-            return Ok(None);
-        }
-        let (gr, gc) = (first.rows, last.cols);
-        // Stands for the value of G in the estimate; never looked up in the memo.
-        mg_els.push(El {
-            inv: false,
-            id: usize::MAX,
-            trans: false,
-            rows: gr,
-            cols: gc,
-            props: Props::EMPTY,
-            symmetric: false,
-        });
-        let estimate = {
-            let memo = &self.memo;
-            let known = |key: &str| memo.contains_key(key);
-            chain::solve(&g_els, &known).flops() + chain::solve(&mg_els, &known).flops()
-        };
-        let last_product = if gc == 1 {
-            cost::gemv(gr, 1)
-        } else {
-            cost::gemm(gc, gc, gr)
-        };
-        if estimate + last_product >= plain_flops {
-            return Ok(None);
-        }
-        let g = self.chain(g_f)?;
-        let mut mg_f = m_f.to_vec();
-        mg_f.push(Factor {
-            base: Base::Op(g.id),
-            trans: g.trans,
-            inv: false,
-        });
-        let mg = self.chain(&mg_f)?;
-        // Record M G and G^T M G also under their keys in the original elements, so later
-        // chains that contain them (e.g. transposed) find them.
-        let mut m_g = mg_els;
-        m_g.pop();
-        m_g.extend(g_els.iter().cloned());
-        self.memo.insert(chain::interval_key(&m_g, false), mg);
-        let last = [
-            Factor {
-                base: Base::Op(g.id),
-                trans: !g.trans,
-                inv: false,
-            },
-            Factor {
-                base: Base::Op(mg.id),
-                trans: mg.trans,
-                inv: false,
-            },
-        ];
-        let out = self.chain(&last)?;
-        let mut all = Vec::new();
-        for f in fs {
-            all.extend(self.elements(f)?);
-        }
-        self.memo.insert(chain::interval_key(&all, false), out);
-        Ok(Some(out))
     }
 
     fn explicit_inverse(&mut self, e: &El) -> Result<Arg, LaError> {
@@ -956,7 +888,12 @@ impl Lowering {
                     }
                 };
                 let out = self.temp(*rows, *cols, props);
-                self.emit(*kernel, op, out, *flops - inverse_flops, uses);
+                if matches!(kernel, Kernel::BdGesv | Kernel::BdGetrs) {
+                    // With the blocks' factors kept by an earlier solve, or kept now.
+                    self.block_solve(op, out, uses)?;
+                } else {
+                    self.emit(*kernel, op, out, *flops - inverse_flops, uses);
+                }
                 let a = Arg {
                     id: out,
                     trans: false,

@@ -33,6 +33,13 @@ pub fn describe(env: &Env, s: &Step) -> String {
         Op::Solve { t, b, left: false } => {
             format!("{out} := {} * {}^-1", arg(env, *b), arg(env, *t))
         }
+        Op::BlockSolve { t, b, left, .. } => {
+            if *left {
+                format!("{out} := {}^-1 * {}", arg(env, *t), arg(env, *b))
+            } else {
+                format!("{out} := {} * {}^-1", arg(env, *b), arg(env, *t))
+            }
+        }
         Op::Add { terms } => {
             let ts: Vec<String> = terms
                 .iter()

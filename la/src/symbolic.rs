@@ -127,21 +127,36 @@ pub fn symbolic_cost(p: &Program, l: &Lowered, open: &[String]) -> Result<Symbol
             }
             Op::Solve { t, b, left } => {
                 let (br, bc) = shape_of(&shapes, *b);
-                let cost = if st.kernel == Kernel::BdGesv {
-                    // n/b blocks of 2 b^3 / 3 + 2 b^2 m, times 3.
-                    let (n, m) = if *left { (&br, &bc) } else { (&bc, &br) };
-                    let bs = block(*t);
-                    k(2).mul(n)
-                        .mul(&bs)
-                        .mul(&bs)
-                        .add(&k(6).mul(n).mul(&bs).mul(m))
-                } else if diagonal(*t) || st.kernel == Kernel::DiagSolve {
+                let cost = if diagonal(*t) || st.kernel == Kernel::DiagSolve {
                     k(3).mul(&br).mul(&bc)
                 } else if *left {
                     k(3).mul(&br).mul(&br).mul(&bc)
                 } else {
                     k(3).mul(&bc).mul(&bc).mul(&br)
                 };
+                (cost, (br, bc))
+            }
+            Op::BlockSolve {
+                t,
+                b,
+                left,
+                lu,
+                piv,
+                factor,
+            } => {
+                let (br, bc) = shape_of(&shapes, *b);
+                let (n, m) = if *left { (&br, &bc) } else { (&bc, &br) };
+                let bs = block(*t);
+                // n/b blocks of 2 b^2 m (the solves), and 2 b^3 / 3 (the LU) in a BDGESV;
+                // times 3.
+                let solve = k(6).mul(n).mul(&bs).mul(m);
+                let cost = if *factor {
+                    k(2).mul(n).mul(&bs).mul(&bs).add(&solve)
+                } else {
+                    solve
+                };
+                shapes.insert(*lu, (n.clone(), bs.clone()));
+                shapes.insert(*piv, (n.clone(), k(1)));
                 (cost, (br, bc))
             }
             Op::Add { terms } => {

@@ -118,6 +118,7 @@ impl Lowering {
                 props
             },
             symmetric: false,
+            kept: [false; 2],
         }
     }
 }

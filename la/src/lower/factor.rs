@@ -31,6 +31,10 @@ pub(super) enum Factorisation {
         s: usize,
         v: usize,
     },
+    /// The entities of the LU factors and pivots of a block-diagonal entity's blocks kept
+    /// by a BDGESV, by the orientation solved with from the left (`[0]` the entity, `[1]`
+    /// its transpose; see `block::orientation`).
+    BlockLu([Option<(usize, usize)>; 2]),
 }
 
 impl Lowering {

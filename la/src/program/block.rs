@@ -1,10 +1,11 @@
-//! The block-diagonal steps as code (issue 22): BDGETRI, BDGESV and BDGEMM run block by
-//! block, as LAPACK's DGETRF + DGETRI or DGETRS and CBLAS's DGEMM per block (`Blas`), or
+//! The block-diagonal steps as code (issue 22): BDGETRI, BDGESV, BDGETRS and BDGEMM run
+//! block by block, as LAPACK's DGETRF + DGETRI or DGETRS and CBLAS's DGEMM per block (`Blas`), or
 //! the C routines of `c/block.c` (`Generated`, `Nests`: small LU and product loops; the
 //! blocks are too small for the blocked kernels). The block-diagonal operand's blocks are
 //! copied stacked (an n x b scratch array, rows k .. k + b - 1 holding the block at row and
 //! column k), so a step reads and stores only the blocks; a right-sided use is the
-//! transposed left-sided one.
+//! transposed left-sided one. BDGESV factors the blocks in its `lu` entity (stacked the
+//! same way) with the pivots in its `piv` entity, where BDGETRS finds them.
 
 use std::fmt::Write as _;
 
@@ -77,7 +78,7 @@ impl Emitter<'_> {
         self.props(a).block().unwrap_or(1)
     }
 
-    /// The code of a block-diagonal step (`s.kernel` one of BDGETRI, BDGESV, BDGEMM) and how
+    /// The code of a block-diagonal step (`s.kernel` one of BDGETRI, BDGESV, BDGETRS, BDGEMM) and how
     /// it was realised.
     pub(super) fn block_step(
         &mut self,
@@ -114,7 +115,17 @@ impl Emitter<'_> {
                 code.push_str(&scatter);
                 Ok(how.into())
             }
-            (Op::Solve { t, b: rhs, left }, Kernel::BdGesv) => {
+            (
+                Op::BlockSolve {
+                    t,
+                    b: rhs,
+                    left,
+                    lu,
+                    piv,
+                    factor,
+                },
+                Kernel::BdGesv | Kernel::BdGetrs,
+            ) => {
                 let b = self.block_of(*t);
                 // X = T^-1 B, or X = B T^-1 as X^T = T^-T B^T.
                 let (tv, bv, xv) = if *left {
@@ -124,23 +135,52 @@ impl Emitter<'_> {
                 };
                 let n = tv.rows.clone();
                 let m = bv.cols.clone();
-                let w = self.stacked_blocks(code, frees, &tv, b);
+                // The kept factors: T's blocks stacked in `lu` (n x b, leading dimension
+                // n), factored in place by a BDGESV; the pivots in `piv`'s n doubles
+                // (int64_t, or LAPACK's int, fit in them; the C API's workspace is aligned
+                // for int64_t).
+                let (w, pv) = (self.ptr(*lu), self.ptr(*piv));
+                if *factor {
+                    let _ = writeln!(
+                        code,
+                        "{}\n      for (int64_t ps_c = 0; ps_c < ps_mb; ps_c++)\n        for (int64_t ps_r = 0; ps_r < ps_mb; ps_r++)\n          {w}[ps_k + ps_r + ps_c * {n}] = {};\n    }}",
+                        block_loop(&n, b),
+                        tv.at("ps_k + ps_r", "ps_k + ps_c")
+                    );
+                }
                 let (x, ldx, scatter) = self.target(code, frees, &xv, Some(&bv));
                 let how = if blas {
-                    let ip = self.scratch_ints(code, frees, &n, "int");
+                    let factor_code = if *factor {
+                        format!("\n      dgetrf_(&ps_mb, &ps_mb, {w} + ps_k, &ps_ld, (int *){pv} + ps_k, &ps_info);\n      if (ps_info != 0) ps_fail(\"dgetrf\", ps_info);")
+                    } else {
+                        String::new()
+                    };
                     let _ = writeln!(
                         code,
-                        "{}\n      int ps_ld = {n}, ps_ldx = {ldx}, ps_m = {m}, ps_info = 0;\n      dgetrf_(&ps_mb, &ps_mb, {w} + ps_k, &ps_ld, {ip}, &ps_info);\n      if (ps_info != 0) ps_fail(\"dgetrf\", ps_info);\n      dgetrs_(\"N\", &ps_mb, &ps_m, {w} + ps_k, &ps_ld, {ip}, {x} + ps_k, &ps_ldx, &ps_info, 1);\n      if (ps_info != 0) ps_fail(\"dgetrs\", ps_info);\n    }}",
+                        "{}\n      int ps_ld = {n}, ps_ldx = {ldx}, ps_m = {m}, ps_info = 0;{factor_code}\n      dgetrs_(\"N\", &ps_mb, &ps_m, {w} + ps_k, &ps_ld, (int *){pv} + ps_k, {x} + ps_k, &ps_ldx, &ps_info, 1);\n      if (ps_info != 0) ps_fail(\"dgetrs\", ps_info);\n    }}",
                         block_loop(&n, b)
                     );
-                    "LAPACK dgetrf_ + dgetrs_ per block"
+                    if *factor {
+                        "LAPACK dgetrf_ + dgetrs_ per block (factors kept)"
+                    } else {
+                        "LAPACK dgetrs_ per block with kept factors"
+                    }
                 } else {
-                    let piv = self.scratch_ints(code, frees, &n, "int64_t");
+                    if *factor {
+                        let _ = writeln!(
+                            code,
+                            "    if (ps_bd_factor({n}, {b}, {w}, {n}, (int64_t *){pv}) != 0) ps_fail(\"ps_bd_factor\", 1);"
+                        );
+                    }
                     let _ = writeln!(
                         code,
-                        "    if (ps_bd_solve({n}, {b}, {m}, {w}, {n}, {x}, {ldx}, {piv}) != 0) ps_fail(\"ps_bd_solve\", 1);"
+                        "    ps_bd_lu_solves({n}, {b}, {m}, {w}, {n}, (const int64_t *){pv}, {x}, {ldx});"
                     );
-                    "block LU and solves ps_bd_solve"
+                    if *factor {
+                        "block LU (kept) and solves ps_bd_factor, ps_bd_lu_solves"
+                    } else {
+                        "block solves with kept factors ps_bd_lu_solves"
+                    }
                 };
                 code.push_str(&scatter);
                 Ok(how.into())

@@ -197,6 +197,24 @@ pub(super) fn run_shapes(
                 }
                 (br, bc)
             }
+            Op::BlockSolve {
+                t,
+                b,
+                left,
+                lu,
+                piv,
+                ..
+            } => {
+                let (tr, tc) = get(&sh, *t)?;
+                let (br, bc) = get(&sh, *b)?;
+                tie(&tr, &tc);
+                tie(&tc, if *left { &br } else { &bc });
+                // The stacked blocks (n x b) and their pivots (n x 1).
+                let bs = crate::lower::blocks(env.props(t.id)).unwrap_or(1);
+                sh[*lu] = Some((tr.clone(), Dim::lit(bs)));
+                sh[*piv] = Some((tr, Dim::lit(1)));
+                (br, bc)
+            }
             Op::Syr2k { a, .. } => {
                 let (n, _) = get(&sh, *a)?;
                 (n.clone(), n)

@@ -51,6 +51,12 @@ impl Emitter<'_> {
                 }
                 how
             }
+            Op::BlockSolve { .. } => {
+                // The lowering gives these only BDGESV or BDGETRS, handled above.
+                return Err(LaError::Unsupported(
+                    "a block-diagonal solve without a block kernel".into(),
+                ));
+            }
             Op::Mul { a, b } => {
                 let f = self.mul_form(s.kernel, *a, *b, out);
                 self.form(code, f)?

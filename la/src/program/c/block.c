@@ -53,18 +53,26 @@ static __attribute__((unused)) void ps_bd_lu_solve(int64_t m, const double *a, i
   }
 }
 
-/* B := A^-1 B, A n x n block-diagonal with blocks of b (stacked, overwritten by the
-   blocks' LU factors), B n x nrhs at x; piv holds n pivots. Returns 0, or 1 for a singular
+/* Factors the blocks of A (n x n block-diagonal with blocks of b, stacked at a, leading
+   dimension lda) in place by ps_bd_lu; piv receives n pivots (block k's at piv + k). The
+   factors are kept for any number of ps_bd_lu_solves. Returns 0, or 1 for a singular
    block. */
-static __attribute__((unused)) int64_t ps_bd_solve(int64_t n, int64_t b, int64_t nrhs, double *a, int64_t lda, double *x, int64_t ldx, int64_t *piv)
+static __attribute__((unused)) int64_t ps_bd_factor(int64_t n, int64_t b, double *a, int64_t lda, int64_t *piv)
 {
   for (int64_t k = 0; k < n; k += b) {
     int64_t m = n - k < b ? n - k : b;
-    double *blk = a + k;
-    if (ps_bd_lu(m, blk, lda, piv + k) != 0) return 1;
-    ps_bd_lu_solve(m, blk, lda, piv + k, nrhs, x + k, ldx);
+    if (ps_bd_lu(m, a + k, lda, piv + k) != 0) return 1;
   }
   return 0;
+}
+
+/* B := A^-1 B, B n x nrhs at x, with the blocks' factors and pivots of ps_bd_factor. */
+static __attribute__((unused)) void ps_bd_lu_solves(int64_t n, int64_t b, int64_t nrhs, const double *a, int64_t lda, const int64_t *piv, double *x, int64_t ldx)
+{
+  for (int64_t k = 0; k < n; k += b) {
+    int64_t m = n - k < b ? n - k : b;
+    ps_bd_lu_solve(m, a + k, lda, piv + k, nrhs, x + k, ldx);
+  }
 }
 
 /* X := A^-1 (n x n, leading dimension ldx, zero outside the blocks) for A block-diagonal
