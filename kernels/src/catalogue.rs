@@ -432,7 +432,7 @@ pub const CATALOGUE: &[KernelSpec] = &[
     KernelSpec {
         kernel: Kernel::CsrReduce,
         name: "CSRREDUCE",
-        operation: "z := sum of f(X(m,n), ...) over the nonzeros of X (CSR), kept by row, column or neither",
+        operation: "z := sum of f(X(m,n), ...) over the nonzeros of X (CSR), kept by row, column or neither (X also under functions with g(0) = 0; trace: the nonzeros whose column is the row)",
         conditions: "X Sparse (CSR)",
         cost: "t*nnz",
         domain: "[lo, hi] -> { S[p] : lo <= p < hi }",

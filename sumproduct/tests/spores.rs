@@ -266,6 +266,91 @@ fn cases() -> Vec<Case> {
             ],
         },
     ]
+    .into_iter()
+    .chain(nonzero_driven())
+    .collect()
+}
+
+/// Terms whose sparse factor is under functions that keep zero (`sqrt`, `abs`), or read
+/// on its diagonal: their CSR operand's nonzeros drive them (see
+/// `zero_keeping_functions_and_diagonals_of_a_sparse_operand_run_over_its_nonzeros`).
+fn nonzero_driven() -> Vec<Case> {
+    let x = || op("X").apply(Func::Abs).apply(Func::Sqrt);
+    vec![
+        Case {
+            name: "sum(sqrt(abs(X))) with sparse X",
+            input: x().sum(),
+            expected: x().sum(),
+            operands: vec![("X", 2000, 300, 1e-2)],
+        },
+        Case {
+            name: "rowSums(abs(X) .* Y) with sparse X",
+            input: op("X").apply(Func::Abs).times(op("Y")).row_sums(),
+            expected: op("X").apply(Func::Abs).times(op("Y")).row_sums(),
+            operands: vec![("X", 2000, 300, 1e-2), ("Y", 2000, 300, 1.0)],
+        },
+        Case {
+            name: "trace(X) with sparse X",
+            input: op("X").trace(),
+            expected: op("X").trace(),
+            operands: vec![("X", 300, 300, 1e-2)],
+        },
+        Case {
+            name: "trace(sqrt(abs(X))) with sparse X",
+            input: x().trace(),
+            expected: x().trace(),
+            operands: vec![("X", 300, 300, 5e-2)],
+        },
+    ]
+}
+
+/// The plans of [`nonzero_driven`] are CSR kernels alone, whose terms read X only at the
+/// nonzero visited, never by a lookup along a row (`ps_csr_at`), which a term driven by
+/// the dense box would need. (Their values against direct evaluation are checked with
+/// the table's in `generated_c_agrees_with_direct_evaluation`.)
+#[test]
+fn zero_keeping_functions_and_diagonals_of_a_sparse_operand_run_over_its_nonzeros() {
+    for c in nonzero_driven() {
+        let ops = small(&c.operands);
+        let o = optimise(&c.input, &shapes(&ops), Limits::default()).expect("optimise");
+        let storage: BTreeMap<String, Storage> = ops
+            .iter()
+            .map(|&(n, r, _, d)| {
+                let st = if d < 1.0 {
+                    Storage::Csr
+                } else {
+                    Storage::Dense { rows: r }
+                };
+                (n.to_string(), st)
+            })
+            .collect();
+        let w = c_function_in_workspace(
+            "plan",
+            &o.plan,
+            &o.input.dims,
+            &storage,
+            (o.input.rows, o.input.cols),
+            false,
+        )
+        .expect("emit");
+        // Every term over X's nonzeros: no dense temporary of f(X) in between either.
+        assert!(
+            !w.kernels.is_empty()
+                && w.kernels
+                    .iter()
+                    .all(|k| k.kernel.is_csr() && k.csr.as_deref() == Some("X")),
+            "{}: {:?}\n{}",
+            c.name,
+            w.kernels,
+            w.text
+        );
+        assert!(
+            !w.text.contains("ps_csr_at(op_X"),
+            "{}:\n{}",
+            c.name,
+            w.text
+        );
+    }
 }
 
 #[test]

@@ -48,7 +48,7 @@ impl Emitter<'_> {
         let ops = multiplied.saturating_sub(1)
             + factors.iter().map(applications).sum::<u64>()
             + u64::from(adds);
-        let driver = factors.iter().position(|f| matches!(f, Factor::Csr(..)));
+        let driver = factors.iter().position(|f| f.csr_root().is_some());
         let Some(d) = driver else {
             let kernel = match (bound.is_empty(), all.len()) {
                 (true, 0..=2) => TermKernel::EwMap,
@@ -58,16 +58,16 @@ impl Emitter<'_> {
             self.dense_kernel(kernel, out, attrs, &all, factors, ops)?;
             return Ok(true);
         };
-        let Factor::Csr(x, r, c) = &factors[d] else {
+        let Some(Factor::Csr(x, r, c)) = factors[d].csr_root() else {
             return Ok(false);
         };
         let (x, r, c) = (x.clone(), *r, *c);
         let extra: Vec<Symbol> = all.iter().copied().filter(|a| *a != r && *a != c).collect();
-        // A diagonal read of a CSR operand (trace) stays a plain nest: its domain is not a
-        // row's nonzeros but the one on the diagonal.
-        if r == c || extra.len() > 1 {
+        if extra.len() > 1 || (r == c && !extra.is_empty()) {
             return Ok(false);
         }
+        // A diagonal read (`trace(X)`, `diag(X)`) is the row's nonzeros whose column is the
+        // row: a CSRREDUCE (or CSRMAP into the diagonal) whose point tests the column.
         let kernel = match extra.first() {
             Some(_) => TermKernel::CsrMm,
             None if attrs.contains(&r) && attrs.contains(&c) => TermKernel::CsrMap,
@@ -162,11 +162,22 @@ impl Emitter<'_> {
         }
         // The nonzero innermost: the row's entries accumulate into one result entry.
         let order: Vec<usize> = if extra.is_some() { vec![1, 0] } else { vec![0] };
-        let mut binds = vec![(0, format!("a_{c} = {x}_colind"))];
+        let diagonal = r == c;
+        let mut binds = vec![(
+            0,
+            if diagonal {
+                format!("ps_col = {x}_colind")
+            } else {
+                format!("a_{c} = {x}_colind")
+            },
+        )];
         if let Some(e) = extra {
             binds.push((1, format!("a_{e}")));
         }
-        let body = self.point(out, factors, Some((driver, format!("{x}_val"))));
+        let mut body = self.point(out, factors, Some((driver, format!("{x}_val"))));
+        if diagonal {
+            body = format!("if (ps_col == a_{r}) {{ {body} }}");
+        }
         let what = format!("{} {out} over the nonzeros of {x}", kernel.name());
         let mut text = format!("  for (int64_t a_{r} = 0; a_{r} < {rows}; a_{r}++) {{\n");
         text += &self.kernel_block(kernel, &order, &params, &binds, &body, &what, 2)?;
@@ -185,12 +196,14 @@ impl Emitter<'_> {
     /// `VAL[ps_s0]`, the nonzero's position.
     fn point(&self, out: &str, factors: &[Factor], driver: Option<(usize, String)>) -> String {
         let mut product = Vec::new();
-        let drives = driver.as_ref().map(|(d, val)| (&factors[*d], val.as_str()));
-        for (k, f) in factors.iter().enumerate() {
-            match &driver {
-                Some((d, val)) if *d == k => product.push(format!("{val}[ps_s0]")),
-                _ if matches!(f, Factor::Ones(_)) => {}
-                _ => product.push(self.entry(f, drives)),
+        // The driving factor is the CSR operand or zero-keeping functions of it: its
+        // entry, and any other factor's entry of the same operand, is the nonzero's.
+        let drives = driver
+            .as_ref()
+            .and_then(|(d, val)| factors[*d].csr_root().map(|root| (root, val.as_str())));
+        for f in factors {
+            if !matches!(f, Factor::Ones(_)) {
+                product.push(self.entry(f, drives));
             }
         }
         if product.is_empty() {

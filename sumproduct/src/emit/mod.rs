@@ -56,6 +56,18 @@ impl Factor {
             Factor::Ones(a) => a.clone(),
         }
     }
+
+    /// The CSR operand whose nonzeros can drive a term with this factor: the factor
+    /// itself, or functions of it that all map 0 to 0 ([`Func::keeps_zero`]: `sqrt`,
+    /// `abs`), which are zero wherever the operand is, so the term's product is too (as
+    /// for the operand itself, the other factors' entries are taken as finite).
+    fn csr_root(&self) -> Option<&Factor> {
+        match self {
+            Factor::Csr(..) => Some(self),
+            Factor::Apply(f, g) if f.keeps_zero() => g.csr_root(),
+            _ => None,
+        }
+    }
 }
 
 struct Emitter<'a> {
@@ -199,7 +211,10 @@ fn function(
                 materialise.insert(id);
                 materialise.extend(cs.iter().filter(|c| compound(c)));
             }
-            Rel::Apply([_, x]) if compound(x) => {
+            // A function of a compound term needs it as a value; functions of functions
+            // of an operand (`sqrt(abs(X))`) are one factor of the term, so a CSR
+            // operand under them still drives it, with no dense temporary between.
+            Rel::Apply([_, x]) if compound(x) && !operand_chain(plan, *x) => {
                 materialise.insert(*x);
             }
             Rel::Join(cs) => materialise.extend(
@@ -464,8 +479,8 @@ impl Emitter<'_> {
         let mut closes = 0;
         let indent = |d: usize| "  ".repeat(d);
         let mut product = Vec::new();
-        let driver = factors.iter().position(|f| matches!(f, Factor::Csr(..)));
-        if let Some(Factor::Csr(x, i, j)) = driver.map(|k| &factors[k]) {
+        let driver = factors.iter().position(|f| f.csr_root().is_some());
+        if let Some(Factor::Csr(x, i, j)) = driver.and_then(|k| factors[k].csr_root()) {
             let size = self.dims.get(i).copied().unwrap_or(1);
             code += &format!(
                 "{}for (int64_t a_{i} = 0; a_{i} < {size}; a_{i}++)\n{}for (int64_t p_{x} = {x}_rowptr[a_{i}]; p_{x} < {x}_rowptr[a_{i} + 1]; p_{x}++) {{\n",
@@ -489,7 +504,9 @@ impl Emitter<'_> {
                 );
                 bound_now.insert(*j);
             }
-            product.push(format!("{x}_val[p_{x}]"));
+            if let Some(d) = driver {
+                product.push(applied(&factors[d], &format!("{x}_val[p_{x}]")));
+            }
         }
         for a in &all {
             if bound_now.contains(a) {
@@ -601,6 +618,26 @@ impl Emitter<'_> {
             Factor::Apply(Func::Recip, g) => format!("(1.0 / {})", self.factor_c(g)),
             Factor::Apply(func, g) => format!("{}({})", func.name(), self.factor_c(g)),
         }
+    }
+}
+
+/// Whether node `id` is functions applied to an operand (or constant): a term reads it as
+/// one factor (see `Emitter::term`).
+fn operand_chain(plan: &RecExpr<Rel>, id: Id) -> bool {
+    match &plan[id] {
+        Rel::Apply([_, x]) => operand_chain(plan, *x),
+        Rel::Matrix(_) | Rel::Vector(_) | Rel::Scalar(_) | Rel::Num(_) | Rel::Dim(_) => true,
+        _ => false,
+    }
+}
+
+/// The C expression of factor `f` (the driving CSR operand, or functions of it) at the
+/// nonzero whose value is `val`.
+fn applied(f: &Factor, val: &str) -> String {
+    match f {
+        Factor::Apply(Func::Recip, g) => format!("(1.0 / {})", applied(g, val)),
+        Factor::Apply(func, g) => format!("{}({})", func.name(), applied(g, val)),
+        _ => val.to_string(),
     }
 }
 
