@@ -258,6 +258,8 @@ fn c_apis_agree_with_direct_evaluation() {
 const SCHUR: &str = "m = 15\nd = 1\nn = 16\nMatrix A(m, m) <BlockDiagonal(3), FullRank>\nMatrix B(m, d) <>\nMatrix C(d, m) <>\nMatrix D(d, d) <>\nColumnVector f(m) <>\nColumnVector g(d) <>\nMatrix X(n, n) <>\nColumnVector x(n) <>\nX = inv([A, B; C, D])\nx = inv([A, B; C, D]) * [f; g]\n";
 /// The seed's Schur solve alone (16 x 16, A with blocks of 3, D 1 x 1).
 const SCHUR_SOLVE: &str = "m = 15\nd = 1\nn = 16\nMatrix A(m, m) <BlockDiagonal(3), FullRank>\nMatrix B(m, d) <>\nMatrix C(d, m) <>\nMatrix D(d, d) <>\nColumnVector f(m) <>\nColumnVector g(d) <>\nColumnVector x(n) <>\nx = inv([A, B; C, D]) * [f; g]\n";
+/// A Schur solve with a 3 x 3 D and four right-hand sides.
+const SCHUR_SOLVE_3: &str = "m = 15\nd = 3\nn = 18\nMatrix A(m, m) <BlockDiagonal(3), FullRank>\nMatrix B(m, d) <>\nMatrix C(d, m) <>\nMatrix D(d, d) <>\nMatrix F(m, 4) <>\nMatrix G(d, 4) <>\nMatrix x(n, 4) <>\nx = inv([A, B; C, D]) * [F; G]\n";
 /// The Schur complement of D (diagonal) where A is general; of A where neither is cheap;
 /// a transposed block product minus a block vector.
 const BLOCKS: &str = "p = 6\nq = 4\nr = 5\nMatrix A(p, p) <FullRank>\nMatrix B(p, q) <>\nMatrix C(q, p) <>\nMatrix D(q, q) <Diagonal>\nMatrix E(p, r) <>\nMatrix F(q, r) <>\nMatrix G(p, p) <SPD>\nMatrix H(q, q) <SPD>\nMatrix X(10, 10) <>\nMatrix Y(10, 5) <>\nMatrix Z(10, 10) <>\nX = inv([A, B; C, D])\nY = trans([A, B; C, D]) * [E; F] - [E; F]\nZ = inv([G, B; trans(B), H])\n";
@@ -297,6 +299,21 @@ fn block_matrices_by_block_rules() {
         .map(|st| st.flops)
         .sum();
     assert_eq!(bd_flops, cost::bd_gesv(15, 3, 1) + cost::bd_getrs(15, 3, 1));
+    // With a 3 x 3 D the complement S is factored by GETRF and applied once: the second
+    // block row, `S^-1 (G - C A^-1 F)`, is the negated inner result of the first
+    // (`A^-1 B S^-1 (C A^-1 F - G)`), shared because factored sums have one sign.
+    let s = solved_at(SCHUR_SOLVE_3, false);
+    let k = kernels(&s);
+    let count = |x: Kernel| k.iter().filter(|&&y| y == x).count();
+    assert_eq!(
+        (
+            count(Kernel::Getrf),
+            count(Kernel::Laswp),
+            count(Kernel::Trsm)
+        ),
+        (1, 1, 2),
+        "{k:?}"
+    );
     let s = solved_at(BLOCKS, false);
     // D^-1 is a diagonal solve; A (general) and G (SPD) are factored, not the 10 x 10.
     let k = kernels(&s);

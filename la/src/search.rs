@@ -389,19 +389,46 @@ fn factor_out(env: &Env, x: &Term, y: &Term, from_left: bool) -> Option<Term> {
     };
     let (r, _) = xr[0].shape(env);
     let (_, c) = xr[xr.len() - 1].shape(env);
+    let mut terms = vec![
+        Term {
+            coef: x.coef,
+            scalars: x.scalars.clone(),
+            factors: xr,
+        },
+        Term {
+            coef: y.coef,
+            scalars: y.scalars.clone(),
+            factors: yr,
+        },
+    ];
+    // One form per value up to sign: the two terms in the order of their keys without
+    // coefficients, the first with a positive coefficient (else the sign goes outside).
+    // `P (U - V)` and `Q (V - U)` then share the sum `U - V` (the memo finds values up to
+    // transposition, not sign), as the two block rows of a Schur solve need.
+    let bare = |t: &Term| {
+        Sum {
+            terms: vec![Term {
+                coef: 1.0,
+                ..t.clone()
+            }],
+            rows: r,
+            cols: c,
+        }
+        .key()
+    };
+    if bare(&terms[1]) < bare(&terms[0]) {
+        terms.swap(0, 1);
+    }
+    let outer = if terms[0].coef < 0.0 {
+        for t in &mut terms {
+            t.coef = -t.coef;
+        }
+        -1.0
+    } else {
+        1.0
+    };
     let inner = Sum {
-        terms: vec![
-            Term {
-                coef: x.coef,
-                scalars: x.scalars.clone(),
-                factors: xr,
-            },
-            Term {
-                coef: y.coef,
-                scalars: y.scalars.clone(),
-                factors: yr,
-            },
-        ],
+        terms,
         rows: r,
         cols: c,
     };
@@ -422,7 +449,7 @@ fn factor_out(env: &Env, x: &Term, y: &Term, from_left: bool) -> Option<Term> {
     simplify(
         env,
         Term {
-            coef: 1.0,
+            coef: outer,
             scalars: vec![],
             factors,
         },
