@@ -388,6 +388,32 @@ fn larger_grids_by_recursive_schur_complements() {
         assert!(rel < 1e-10, "relative difference {rel:e}");
     }
     factors_at_most(&s, 2);
+    // A 6 x 6 grid of general blocks: every complement is general, and the expansion
+    // passes the node limit; refused with the statement's position.
+    let g = 6;
+    let mut src = String::from("r = 2\n");
+    for i in 0..g {
+        for j in 0..g {
+            src += &format!("Matrix A{i}{j}(r, r) <>\n");
+        }
+    }
+    let rows: Vec<String> = (0..g)
+        .map(|i| {
+            (0..g)
+                .map(|j| format!("A{i}{j}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .collect();
+    src += &format!("Matrix X(12, 12) <>\nX = inv([{}])\n", rows.join("; "));
+    // (The parser expands block formulas to check them, so it is the one that refuses.)
+    let err = parse(&src)
+        .and_then(|p| solve(&p, SearchOptions::default()).map(|_| ()))
+        .err();
+    let text = err.as_ref().map(|e| e.to_string()).unwrap_or_default();
+    assert!(text.contains("20000 nodes"), "{text}");
+    // The assignment is the line after the sizes, the 36 blocks and X.
+    assert_eq!(err.and_then(|e| e.position()), Some((g * g + 3, 5)));
 }
 
 #[test]

@@ -375,7 +375,7 @@ fn inverse(p: &Program, env: &Env, g: Grid) -> Result<Grid, String> {
     let x = schur(p, env, parts, pivot_d)?;
     if grid_nodes(&x, MAX_NODES) > MAX_NODES {
         return Err(format!(
-            "the formula expands to more than {MAX_NODES} nodes by the block rules (nested inverses of block matrices, or a grid of {n} x {n} blocks?)"
+            "the formula expands to more than {MAX_NODES} nodes by the block rules (nested inverses of block matrices, or the inverse of a large grid of blocks by recursive Schur complements)"
         ));
     }
     Ok(x)
