@@ -43,8 +43,11 @@ static void ps_@tag@_pack_a(ps_blk *x, int64_t i0, int64_t l0)
     } else if (mr == PS_MR) {
       /* Across the mask's edge: every element of the micro-panel lies in the operand's
          storage (the other triangle of a full array), so it is read unconditionally and
-         the mask selects it (a blend, not a branch per element). */
-      for (int64_t p = 0; p < kc; p++)
+         the mask selects it (a blend, not a branch per element). Only the columns the tile
+         reads (PS_LSTART .. PS_LEND, see ps_@tag@_tile): the rest would be zeros, and
+         skipping them halves the packing of a block across TRMM's diagonal. */
+      const int64_t pe = PS_LEND(i0 + ir + PS_MR - 1) - l0, ps0 = PS_LSTART(i0 + ir) - l0;
+      for (int64_t p = ps0 > 0 ? ps0 : 0; p < (pe < kc ? pe : kc); p++)
         for (int64_t r = 0; r < PS_MR; r++) {
           const double v = PS_OPA(i0 + ir + r, l0 + p);
           d[p * PS_MR + r] = PS_AMASK(i0 + ir + r, l0 + p) ? v : 0.0;
