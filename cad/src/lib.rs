@@ -95,6 +95,7 @@ mod limits;
 mod root_box;
 mod sign;
 mod sign_change;
+mod taylor;
 mod upoly;
 
 pub use algebraic::{Algebraic, RealRoot};

@@ -143,16 +143,8 @@ impl UPoly {
 
     /// `p(x + 1)`.
     pub fn taylor_shift_one(&self) -> UPoly {
-        let mut c = self.c.clone();
-        let n = c.len();
-        // Horner's scheme in place: after pass i, c holds the shift of the top n-i terms.
-        for i in 0..n.saturating_sub(1) {
-            for j in (i..n - 1).rev() {
-                let s = &c[j] + &c[j + 1];
-                c[j] = s;
-            }
-        }
-        UPoly::new(c)
+        // Horner's scheme on fixed-width limbs (see `taylor`).
+        UPoly::new(crate::taylor::shift_one(&self.c))
     }
 
     /// `p(x + a)` for an integer `a`.
