@@ -253,21 +253,6 @@ pub fn isolate_roots(p: &UPoly) -> Result<Vec<RootInterval>, CadError> {
     Ok(isolate_square_free(&p.square_free_part()))
 }
 
-/// [`isolate_roots`], or `Ok(None)` as soon as `stop()` says so (asked at every node of
-/// the bisection; lifting passes its deadline).
-pub(crate) fn isolate_roots_until(
-    p: &UPoly,
-    stop: &dyn Fn() -> bool,
-) -> Result<Option<Vec<RootInterval>>, CadError> {
-    if p.is_zero() {
-        return Err(CadError::ZeroPolynomial);
-    }
-    if p.degree() == 0 {
-        return Ok(Some(Vec::new()));
-    }
-    Ok(isolate_square_free_until(&p.square_free_part(), stop))
-}
-
 /// [`isolate_roots`] for a polynomial already known to be square-free and non-constant.
 pub(crate) fn isolate_square_free(s: &UPoly) -> Vec<RootInterval> {
     isolate_square_free_until(s, &|| false).expect("never stopped")
@@ -496,11 +481,11 @@ mod tests {
         let roots: Vec<(i64, i64)> = (1..=8).map(|k| (k, 1)).collect();
         let p = product(&roots);
         let asked = std::cell::Cell::new(0u32);
-        let all = isolate_roots_until(&p, &|| {
+        let s = p.square_free_part();
+        let all = isolate_square_free_until(&s, &|| {
             asked.set(asked.get() + 1);
             false
         })
-        .unwrap()
         .unwrap();
         assert_eq!(all, isolate_roots(&p).unwrap());
         assert!(asked.get() > 8, "asked {} times", asked.get());
@@ -510,11 +495,7 @@ mod tests {
             n.set(n.get() + 1);
             n.get() > 3
         };
-        assert_eq!(isolate_roots_until(&p, &stop).unwrap(), None);
-        assert_eq!(
-            isolate_roots_until(&UPoly::zero(), &|| false),
-            Err(CadError::ZeroPolynomial)
-        );
+        assert_eq!(isolate_square_free_until(&s, &stop), None);
     }
 
     #[test]

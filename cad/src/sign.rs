@@ -9,14 +9,15 @@
 //! 3. One algebraic coordinate left: the univariate sign routine of [`Algebraic`].
 //!    Several: the resultant `R(y)` of `y - p` against each defining polynomial has the
 //!    value `p(point)` among its roots; if `R(0) != 0` the value is not zero and refinement
-//!    finds its sign; otherwise the roots of `R` other than 0 give a radius `delta`, and an
-//!    enclosure inside `(-delta, delta)` proves the value is 0.
+//!    finds its sign; otherwise a bound on the roots of `R` other than 0 gives a radius
+//!    `delta`, and an enclosure inside `(-delta, delta)`, or one in which Descartes' rule
+//!    finds no root of `R / y^t` (`t` the multiplicity of 0), proves the value is 0.
 
 use crate::algebraic::Algebraic;
 use crate::error::CadError;
 use crate::float_interval::FloatInterval;
 use crate::interval::Interval;
-use crate::isolate::{isolate_roots_until, RootInterval};
+use crate::isolate::root_bound;
 use crate::upoly::UPoly;
 use polys::{Coeff, Int, Mono, Poly, Rat};
 use smallvec::SmallVec;
@@ -575,35 +576,36 @@ fn sign_by_resultant(
             "the resultant of y - p against defining polynomials is non-zero",
         ));
     }
-    // Radius around 0 free of other roots of R, when 0 is a root.
-    let delta: Option<Rat> = if r.coeffs()[0].is_zero() {
-        let mut best: Option<Rat> = None;
-        let roots = isolate_roots_until(&r, &|| stats.late())?.ok_or_else(|| stats.timed_out())?;
-        for root in roots {
-            let d = match &root {
-                RootInterval::Exact(x) if x.is_zero() => continue,
-                RootInterval::Exact(x) => x.abs(),
-                RootInterval::Open { lo, .. } if lo.signum() > 0 => lo.clone(),
-                RootInterval::Open { hi, .. } if hi.signum() < 0 => -hi,
-                RootInterval::Open { .. } => {
-                    return Err(CadError::Invariant(
-                        "an isolating interval of another root does not contain the root 0",
-                    ))
-                }
-            };
-            best = Some(best.map_or(d.clone(), |b| b.min(d)));
-        }
-        Some(best.unwrap_or_else(Rat::one))
+    // When 0 is a root of R: S = R / y^t, whose roots are the other roots of R, and a
+    // radius around 0 free of them. Every root z of S has |z| > 2^-k for Fujiwara's bound
+    // 2^k on the roots 1/z of S reversed, which is within a factor of about 2 deg R of the
+    // nearest root: a few more bisections of the enclosure, where isolating every real
+    // root of R (as this stage once did for the radius) cost as much as all the rest of
+    // the lifting on the hard random domains of issue 23.
+    let others: Option<(UPoly, Rat)> = if r.coeffs()[0].is_zero() {
+        let s = r.shift_down(r.trailing_zeros());
+        let k = root_bound(&s.reverse())?;
+        Some((s, Rat::dyadic(Int::one(), k)))
     } else {
         None
     };
-    loop {
+    for round in 1u32.. {
         let e = enclosure(&q, &roots);
         if let Some(s) = e.sign() {
             return Ok(s);
         }
-        if let Some(d) = &delta {
+        if let Some((s, d)) = &others {
             if -d < e.lo && &e.hi < d {
+                return Ok(0);
+            }
+            // The complex roots of S near 0 may keep the radius far below the real ones:
+            // at rounds 1, 2, 4, 8, .. ask Descartes whether S has a root in the closed
+            // enclosure at all. None: the value, a root of R in there, is 0.
+            if round.is_power_of_two()
+                && s.sign_at(&e.lo) != 0
+                && s.sign_at(&e.hi) != 0
+                && s.descartes_bound(&e.lo, &e.hi) == 0
+            {
                 return Ok(0);
             }
         }
@@ -612,6 +614,7 @@ fn sign_by_resultant(
             return Ok(c.signum());
         }
     }
+    unreachable!("the rounds of the refinement are not counted past u32::MAX")
 }
 
 #[cfg(test)]
@@ -720,6 +723,51 @@ mod tests {
         assert_eq!(
             sign_at(&p("z"), &pt[..2], &stats),
             Err(CadError::MissingCoordinate(2))
+        );
+    }
+
+    #[test]
+    fn zero_and_near_zero_values_at_three_algebraic_coordinates() {
+        // x = +-sqrt(a), y = cbrt(b), z = +-sqrt(a b^2 + e): p = x y^3 - z is
+        // x b - z, zero exactly when e = 0 and the signs of x b and z agree, and otherwise
+        // of the sign of x b - z, known from the signs alone (|x b| < |z| when e > 0).
+        let mut v = Vars::from_names(["x", "y", "z"]);
+        let p = Poly::parse("x*y^3 - z", &mut v).unwrap();
+        let stats = SignStats::new();
+        let mut zeros = 0;
+        for a in [2i64, 3, 5, 7] {
+            for b in [-3i64, -2, 2, 5] {
+                for e in [0i64, 1] {
+                    for (xi, zi) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+                        let x = root(&[-a, 0, 1], xi);
+                        let y = root(&[-b, 0, 0, 1], 0);
+                        let z = root(&[-(a * b * b + e), 0, 1], zi);
+                        // The oracle: x b and z from the chosen roots' signs.
+                        let xb = if xi == 1 { b.signum() } else { -b.signum() };
+                        let zs = if zi == 1 { 1 } else { -1 };
+                        let expected = if e == 0 && xb == zs {
+                            0
+                        } else if xb != zs {
+                            xb
+                        } else {
+                            -zs
+                        };
+                        let got = sign_at(&p, &[x, y, z], &stats).unwrap();
+                        assert_eq!(
+                            i64::from(got),
+                            expected,
+                            "a = {a}, b = {b}, e = {e}, roots {xi} {zi}"
+                        );
+                        zeros += usize::from(expected == 0);
+                    }
+                }
+            }
+        }
+        assert!(zeros >= 16);
+        assert!(
+            stats.snapshot().exact_resultant >= 16,
+            "{}",
+            stats.snapshot()
         );
     }
 
