@@ -590,6 +590,10 @@ fn sign_by_resultant(
         None
     };
     for round in 1u32.. {
+        // A tiny radius can take many rounds, each with big rationals: ask the deadline.
+        if stats.late() {
+            return Err(stats.timed_out());
+        }
         let e = enclosure(&q, &roots);
         if let Some(s) = e.sign() {
             return Ok(s);
