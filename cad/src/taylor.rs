@@ -9,6 +9,7 @@
 //! is a bound, not an estimate, so no addition overflows.
 
 use num_bigint::{BigInt, BigUint, Sign};
+use num_traits::ToPrimitive;
 use polys::{Coeff, Int};
 
 /// `sum_j c_j (x + 1)^j` for the coefficients `c` (lowest degree first), as coefficients.
@@ -22,6 +23,9 @@ pub(crate) fn shift_one(c: &[Int]) -> Vec<Int> {
     let need = bits + n as u64;
     if need <= 63 {
         return shift_small(c);
+    }
+    if need <= 127 {
+        return shift_i128(c);
     }
     let w = need.div_ceil(64) as usize;
     let mut buf = vec![0u64; n * w];
@@ -56,6 +60,30 @@ fn shift_small(c: &[Int]) -> Vec<Int> {
     v.into_iter().map(Int::from).collect()
 }
 
+/// [`shift_one`] when every intermediate value fits in an `i128`.
+fn shift_i128(c: &[Int]) -> Vec<Int> {
+    let mut v: Vec<i128> = c
+        .iter()
+        .map(|a| match a {
+            Int::Small(x) => i128::from(*x),
+            // The caller checked that every coefficient has at most 127 - n bits.
+            Int::Big(b) => b.to_i128().expect("a coefficient of at most 127 bits"),
+        })
+        .collect();
+    let n = v.len();
+    for i in 0..n - 1 {
+        for j in (i..n - 1).rev() {
+            v[j] += v[j + 1];
+        }
+    }
+    v.into_iter()
+        .map(|x| match i64::try_from(x) {
+            Ok(w) => Int::from(w),
+            Err(_) => Int::from_big(BigInt::from(x)),
+        })
+        .collect()
+}
+
 /// `a += b` on two's complement numbers of the same width (the carry out is dropped: the
 /// width holds the exact sum).
 fn add_assign(a: &mut [u64], b: &[u64]) {
@@ -76,10 +104,11 @@ fn store(slot: &mut [u64], a: &Int) {
             slot[1..].iter_mut().for_each(|x| *x = fill);
         }
         Int::Big(b) => {
-            let (sign, digits) = b.to_u64_digits();
             slot.iter_mut().for_each(|x| *x = 0);
-            slot[..digits.len()].copy_from_slice(&digits);
-            if sign == Sign::Minus {
+            for (x, d) in slot.iter_mut().zip(b.iter_u64_digits()) {
+                *x = d;
+            }
+            if b.sign() == Sign::Minus {
                 negate(slot);
             }
         }
@@ -99,6 +128,12 @@ fn negate(x: &mut [u64]) {
 /// Reads a two's complement number back.
 fn load(slot: &[u64]) -> Int {
     let negative = slot[slot.len() - 1] >> 63 == 1;
+    // Most values of a shift fit in a word: every limb above the first is then the sign
+    // extension of the first.
+    let fill = if negative { u64::MAX } else { 0 };
+    if slot[1..].iter().all(|&l| l == fill) && (slot[0] >> 63 == 1) == negative {
+        return Int::from(slot[0] as i64);
+    }
     let mut mag = slot.to_vec();
     if negative {
         negate(&mut mag);
@@ -167,9 +202,25 @@ mod tests {
     fn matches_horner_on_ints() {
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
         for n in [1usize, 2, 3, 5, 17, 40, 90] {
-            for bits in [1u64, 3, 20, 62, 63, 64, 65, 130, 700] {
+            for bits in [1u64, 3, 20, 40, 62, 63, 64, 65, 90, 126, 130, 700] {
                 let c: Vec<Int> = (0..n).map(|_| random_int(&mut state, bits)).collect();
                 assert_eq!(shift_one(&c), naive(&c), "n = {n}, bits = {bits}");
+            }
+        }
+    }
+
+    #[test]
+    fn largest_coefficients_at_each_width_boundary() {
+        // All coefficients +-(2^bits - 1) with bits + n at the edges of the i64, i128
+        // and limb paths: the largest sums the width must hold.
+        for need in [63u64, 64, 65, 127, 128, 129, 191, 192] {
+            for n in [2usize, 3, 10, 30] {
+                let bits = need - n as u64;
+                let m = Int::from_big((BigInt::from(1) << bits as usize) - 1);
+                for sign in [1i64, -1] {
+                    let c = vec![&m * &Int::from(sign); n];
+                    assert_eq!(shift_one(&c), naive(&c), "need = {need}, n = {n}");
+                }
             }
         }
     }
