@@ -51,6 +51,22 @@ static mat copy(mat x) { mat y = x; y.p = malloc(sizeof(double) * (size_t)(x.len
 
 static long failures = 0, checks = 0;
 
+/* With beta == 0 the kernel must not read C: its m x n elements hold NaN (unused by TRMM and
+   GEMV, which poison their own way). */
+static __attribute__((unused)) void poison_unread_c(mat C, int64_t m, int64_t n, double beta)
+{
+  if (beta == 0.0) for (int64_t i = 0; i < m; i++) for (int64_t j = 0; j < n; j++) EL(C, i, j) = NAN;
+}
+
+/* The reference R starts as a copy of C and the error scale W at -1, "must not change",
+   until a case writes an output element of both. */
+static void reference_of(mat C, mat *R, mat *W)
+{
+  *R = copy(C);
+  *W = copy(C);
+  for (int64_t e = 0; e < W->len; e++) W->p[e] = -1.0;
+}
+
 /* Compares the result O with the reference R where W (the error scale) is >= 0 (an
    output), and bit for bit elsewhere, padding included. */
 static void compare(mat O, mat R, mat W, int64_t m, int64_t n, int64_t k, const int64_t *ts, double alpha, double beta)
@@ -75,9 +91,9 @@ static void check(int64_t m, int64_t n, int64_t k, const int64_t *ts, double alp
   mat A = TRANSA ? mk(k, m, pad) : mk(m, k, pad), B = TRANSB ? mk(n, k, pad) : mk(k, n, pad), C = mk(m, n, pad);
 #define OPA(i, l) (TRANSA ? EL(A, l, i) : EL(A, i, l))
 #define OPB(l, j) (TRANSB ? EL(B, j, l) : EL(B, l, j))
-  if (beta == 0.0) for (int64_t i = 0; i < m; i++) for (int64_t j = 0; j < n; j++) EL(C, i, j) = NAN;
-  mat R = copy(C), W = copy(C);
-  for (int64_t e = 0; e < W.len; e++) W.p[e] = -1.0;
+  poison_unread_c(C, m, n, beta);
+  mat R, W;
+  reference_of(C, &R, &W);
   for (int64_t i = 0; i < m; i++)
     for (int64_t j = 0; j < n; j++) {
       double s = 0.0, mag = 0.0;
@@ -93,9 +109,9 @@ static void check(int64_t m, int64_t n, int64_t k, const int64_t *ts, double alp
 #elif KERNEL == 2
   n = m;
   mat A = mk(k, n, pad), C = mk(n, n, pad);
-  if (beta == 0.0) for (int64_t i = 0; i < n; i++) for (int64_t j = 0; j < n; j++) EL(C, i, j) = NAN;
-  mat R = copy(C), W = copy(C);
-  for (int64_t e = 0; e < W.len; e++) W.p[e] = -1.0;
+  poison_unread_c(C, n, n, beta);
+  mat R, W;
+  reference_of(C, &R, &W);
   for (int64_t i = 0; i < n; i++)
     for (int64_t j = 0; j <= i; j++) {
       double s = 0.0, mag = 0.0;
@@ -113,9 +129,9 @@ static void check(int64_t m, int64_t n, int64_t k, const int64_t *ts, double alp
   for (int64_t r = 0; r < m; r++)
     for (int64_t c = 0; c < m; c++)
       if (UPPER ? c < r : c > r) EL(A, r, c) = NAN; /* the triangle not stored */
-  if (beta == 0.0) for (int64_t i = 0; i < m; i++) for (int64_t j = 0; j < n; j++) EL(C, i, j) = NAN;
-  mat R = copy(C), W = copy(C);
-  for (int64_t e = 0; e < W.len; e++) W.p[e] = -1.0;
+  poison_unread_c(C, m, n, beta);
+  mat R, W;
+  reference_of(C, &R, &W);
   for (int64_t i = 0; i < m; i++)
     for (int64_t j = 0; j < n; j++) {
       double s = 0.0, mag = 0.0;
@@ -140,8 +156,8 @@ static void check(int64_t m, int64_t n, int64_t k, const int64_t *ts, double alp
     for (int64_t c = r + 1; c < m; c++) {
       if (UPPER) EL(A, c, r) = NAN; else EL(A, r, c) = NAN;
     }
-  mat R = copy(C), W = copy(C);
-  for (int64_t e = 0; e < W.len; e++) W.p[e] = -1.0;
+  mat R, W;
+  reference_of(C, &R, &W);
   /* op(A)(i, l) = A(l, i) when transposed; it is lower triangular when the stored
      triangle is lower and not transposed, or upper and transposed. */
 #define OPA(i, l) (TRANSA ? EL(A, l, i) : EL(A, i, l))
@@ -162,9 +178,9 @@ static void check(int64_t m, int64_t n, int64_t k, const int64_t *ts, double alp
   mat A = mk(n, n, pad), C = mk(n, n, pad);
   for (int64_t r = 0; r < n; r++)
     for (int64_t c = r + 1; c < n; c++) EL(A, r, c) = NAN; /* the strict upper triangle */
-  if (beta == 0.0) for (int64_t i = 0; i < n; i++) for (int64_t j = 0; j < n; j++) EL(C, i, j) = NAN;
-  mat R = copy(C), W = copy(C);
-  for (int64_t e = 0; e < W.len; e++) W.p[e] = -1.0;
+  poison_unread_c(C, n, n, beta);
+  mat R, W;
+  reference_of(C, &R, &W);
   for (int64_t i = 0; i < n; i++)
     for (int64_t j = 0; j <= i; j++) {
       double s = 0.0, mag = 0.0;
@@ -188,8 +204,8 @@ static void check(int64_t m, int64_t n, int64_t k, const int64_t *ts, double alp
   C.p = malloc(sizeof(double) * (size_t)(C.len + 1));
   for (int64_t e = 0; e < X.len; e++) X.p[e] = uni();
   for (int64_t e = 0; e < C.len; e++) C.p[e] = beta == 0.0 && e % ay == 0 ? NAN : uni();
-  mat R = copy(C), W = copy(C);
-  for (int64_t e = 0; e < W.len; e++) W.p[e] = -1.0;
+  mat R, W;
+  reference_of(C, &R, &W);
   /* BLAS's dgemv returns at once when N = 0 (y is not scaled). */
   for (int64_t i = 0; i < (n > 0 ? m : 0); i++) {
     double s = 0.0, mag = 0.0;
