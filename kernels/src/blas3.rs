@@ -50,21 +50,21 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
     }
     // Under OpenMP, two shapes of parallelism. Where the result's domain is a rectangle
     // (GEMM, SYMM, TRMM: the work of a column tile does not depend on j), the j-tile loop
-    // (BLIS's jc) runs in parallel, by default with a multiple of the thread count of
-    // tiles (`ps_pick_cols`):
-    // one fork for the whole call, each thread packing its own panels of op(B) and op(A),
-    // no barrier per (j, l) step, and on a triangular op(A) (TRMM) every thread sees the
-    // same triangle (a split of the rows gave the threads unequal shares of it at each
-    // reduction step). Where the result is triangular (SYRK, LAUUM: a mask on (i, j)),
-    // column tiles differ in work; there the i-tile loop (BLIS's ic) runs in parallel, its
-    // tiles handed out one at a time (with one column tile a static split gave one thread
-    // 100 of 136 units of SYRK's work). Either loop's tiles write disjoint parts of the
-    // result and read only operands no tile writes: they carry no dependence.
-    // The column tiles are handed out one at a time in one parallel region (see
-    // `omp::parallelize_region`), so that a partial tile does not run alone.
+    // (BLIS's jc) runs in parallel: one region for the whole call whose tile loops hand out
+    // tiles one at a time without a barrier (`omp::parallelize_region`, so that a partial
+    // tile does not run alone), by default a multiple of the thread count of tiles
+    // (`ps_pick_cols`), each thread packing its own panels of op(B) and op(A), and on a
+    // triangular op(A) (TRMM) every thread seeing the same triangle (a split of the rows
+    // gave the threads unequal shares of it at each reduction step). Where the result is
+    // triangular (SYRK, LAUUM: a mask on (i, j)), column tiles differ in work; there the
+    // i-tile loop (BLIS's ic) runs in parallel, its tiles handed out one at a time (with one
+    // column tile a static split gave one thread 100 of 136 units of SYRK's work). Either
+    // loop's tiles write disjoint parts of the result and read only operands no tile
+    // writes: they carry no dependence.
     let cond = |_: &str| "sz_i * sz_j * sz_l >= PS_OMP_MIN".to_string();
     let columns = def.ops.c_mask.is_none();
-    let ej = def.extents[1];
+    let [ei, ej, el] = def.extents;
+    let [dm, dn, dk] = req.defaults.map(|d| d.to_string());
     let fragment = match (req.openmp, columns) {
         (false, _) => nest.fragment.clone(),
         (true, true) => omp::parallelize_region(
@@ -76,15 +76,9 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
         (true, false) => omp::parallelize_dynamic(&nest.fragment, "t3", cond),
     };
     let nc_pick = if req.openmp && columns {
-        format!(
-            "ps_pick_cols({ej}, {dn}, PS_NTHREADS)",
-            dn = req.defaults[1]
-        )
+        format!("ps_pick_cols({ej}, {dn}, PS_NTHREADS)")
     } else {
-        format!(
-            "ps_pick_size({}, {}, PS_NR)",
-            def.extents[1], req.defaults[1]
-        )
+        format!("ps_pick_size({ej}, {dn}, PS_NR)")
     };
     let fname = req.kernel.function();
     let tag = &fname["polyscan_d".len()..];
@@ -109,8 +103,6 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
     for k in 0..nest.partial_nests.len() {
         let _ = writeln!(part_undefs, "#undef PS_PART_{k}");
     }
-    let [ei, ej, el] = def.extents;
-    let [dm, dn, dk] = req.defaults.map(|d| d.to_string());
     let body = fill(
         ENTRY,
         &[
