@@ -481,7 +481,8 @@ fn portable_micro_kernel_matches_naive_loops() {
 
 /// `--openmp`: compiled with -fopenmp and run on two threads, the kernels give the same
 /// results as the naive loops (every eighth of TRSM's flag combinations, two of POTRF's,
-/// both of GETRF's; GEMM and SYMM, whose column-tile loops run in parallel, SYRK, whose
+/// both of GETRF's (each block step a parallel region with look-ahead where its tiles are
+/// equal: PS_OMP_MIN=512 makes steps of 8 x 8 tiles parallel); GEMM and SYMM, whose column-tile loops run in parallel, SYRK, whose
 /// row-tile loops do, and GEMV, whose i-tile loops do).
 #[test]
 fn openmp_kernels_match_naive_loops_on_two_threads() {
@@ -532,5 +533,7 @@ fn flags_a_kernel_does_not_take_are_bad_input() {
     assert!(text.contains(
         "int64_t polyscan_dgetrf(int64_t M, int64_t N, double *A, int64_t lda, int64_t *ipiv)"
     ));
-    assert!(text.contains("#pragma omp parallel for if ("));
+    // One region per block step, the step's column tiles shared in it.
+    assert!(text.contains("#pragma omp parallel if (ps_getrf_ready("));
+    assert!(text.contains("#pragma omp for schedule(dynamic, 1) nowait"));
 }

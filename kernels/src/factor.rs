@@ -181,22 +181,45 @@ pub(crate) fn emit_getrf(req: &Request) -> Result<KernelParts, KernelError> {
     let fast = "ps_getrf_step(packed ? PS_W : NULL, &ps_lu, (t1) * sz_k, (t2) * sz_j, (t3) * sz_i, sz_j, sz_i)";
     // (The gated form: the panel must run even without pack buffers.)
     let (defs, undefs) = dispatch_gated(&nest, fast, &["sz_k", "sz_j", "sz_i"]);
-    // Tiles of one block step right of its panel and below its block row are updates of
-    // disjoint blocks from finished operands: independent once the panel is factored.
-    let fragment = if req.openmp {
-        omp::parallelize(&nest.fragment, "t3", |lb| {
-            format!(
-                "packed && ps_lu.done > (t1) * sz_k && (t2) * sz_j >= ps_lu.pend && ({lb}) * sz_i >= ps_lu.pend \
-                 && sz_i * sz_j * sz_k >= PS_OMP_MIN"
-            )
-        })
+    // Under OpenMP each block step is one parallel region (its panel factored before the
+    // threads start, unless the look-ahead did it), whose column tiles are handed out one
+    // at a time: a column tile's own tiles (its block row of U, then the updates below it)
+    // run in order on one thread, and column tiles right of the panel are independent.
+    // The look-ahead needs that order and the step's sizes equal (one column tile holds
+    // the next panel); otherwise, and if the nest has no such shape, the row tiles of each
+    // (step, column tile) run in parallel as before, without look-ahead.
+    let (fragment, lookahead) = if req.openmp {
+        let per_step = omp::parallelize_regions_in(
+            &nest.fragment,
+            "t1",
+            "t2",
+            "ps_getrf_ready(&ps_lu, packed ? PS_W : NULL, (t1) * sz_k) && packed \
+             && (M - (t1) * sz_k) * sz_j * sz_k >= PS_OMP_MIN && N - (t1) * sz_k > sz_j",
+        );
+        match per_step {
+            Some(regions) => (
+                regions,
+                "  /* Look-ahead: needs lazy interchanges and one column tile per panel. */\n  \
+                 ps_lu.la = packed && ps_lu.sw != NULL && sz_i == sz_k && sz_j == sz_k;\n",
+            ),
+            None => (
+                omp::parallelize(&nest.fragment, "t3", |lb| {
+                    format!(
+                        "packed && ps_getrf_done(&ps_lu) > (t1) * sz_k && (t2) * sz_j >= ps_getrf_pend(&ps_lu, (t1) * sz_k) \
+                         && ({lb}) * sz_i >= ps_getrf_pend(&ps_lu, (t1) * sz_k) && sz_i * sz_j * sz_k >= PS_OMP_MIN"
+                    )
+                }),
+                "",
+            ),
+        }
     } else {
-        nest.fragment.clone()
+        (nest.fragment.clone(), "")
     };
     let body = fill(
         GETRF,
         &[
             ("panel_update", panel_update),
+            ("lookahead", lookahead),
             ("layout", layout_name(req.layout)),
             ("ld_need", if col { "M" } else { "N" }),
             ("domain", spec.domain),

@@ -110,6 +110,69 @@ pub fn parallelize_region(fragment: &str, var: &str, cond: &str) -> Option<Strin
     ))
 }
 
+/// [`parallelize_region`] once per iteration of every loop over `outer`: each iteration's
+/// body is its own parallel region (if `cond` holds; it may name `outer`), whose loops over
+/// `var` hand out iterations one at a time without a barrier between them. For nests whose
+/// `outer` steps depend on each other (a factorisation's block steps) while the `var`
+/// iterations of one step do not. `None` when some statement lies outside the loops over
+/// `outer`, or inside one of them outside every loop over `var`.
+pub fn parallelize_regions_in(
+    fragment: &str,
+    outer: &str,
+    var: &str,
+    cond: &str,
+) -> Option<String> {
+    let head = format!("for (int64_t {outer} = ");
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let structural = |t: &str| {
+        t.is_empty()
+            || t.starts_with("if (")
+            || t == "{"
+            || t == "}"
+            || t.starts_with("} else")
+            || t == "else"
+    };
+    let lines: Vec<&str> = fragment.lines().collect();
+    let mut out = String::new();
+    let mut at = 0;
+    while at < lines.len() {
+        let line = lines[at];
+        let trimmed = line.trim_start();
+        if !trimmed.starts_with(&head) {
+            if !structural(trimmed) {
+                return None;
+            }
+            out.push_str(line);
+            out.push('\n');
+            at += 1;
+            continue;
+        }
+        // The loop's body: the lines indented further, and with a brace its closing one.
+        let d = indent(line);
+        let mut end = at + 1;
+        while end < lines.len() && indent(lines[end]) > d {
+            end += 1;
+        }
+        let braced = trimmed.ends_with('{');
+        if braced && !(end < lines.len() && lines[end].trim() == "}" && indent(lines[end]) == d) {
+            return None;
+        }
+        let body: String = lines[at + 1..end]
+            .iter()
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let region = parallelize_region(&body, var, cond)?;
+        let header = trimmed.trim_end_matches('{').trim_end();
+        out.push_str(&format!(
+            "{}{header} {{\n{region}{}}}\n",
+            &line[..d],
+            &line[..d]
+        ));
+        at = if braced { end + 1 } else { end };
+    }
+    Some(out)
+}
+
 fn parallelize_scheduled(
     fragment: &str,
     var: &str,
@@ -159,6 +222,30 @@ mod tests {
         );
         assert_eq!(region.matches("#pragma omp parallel if (n > 1)").count(), 1);
         assert_eq!(region.matches("S(t1);").count(), 2);
+    }
+
+    #[test]
+    fn each_outer_iteration_is_its_own_region() {
+        let nested = "if (n >= 1) {\n  for (int64_t t1 = 0; t1 <= a; t1 += 1)\n    for (int64_t t2 = 0; t2 <= c; t2 += 1)\n      S(t1, t2);\n  for (int64_t t1 = a + 1; t1 <= b; t1 += 1) {\n    for (int64_t t2 = 0; t2 <= c; t2 += 1)\n      S(t1, t2);\n    for (int64_t t2 = c + 1; t2 <= d; t2 += 1)\n      S(t1, t2);\n  }\n}\n";
+        let regions = parallelize_regions_in(nested, "t1", "t2", "go(t1)").expect("only loops");
+        assert_eq!(
+            regions.matches("#pragma omp parallel if (go(t1))").count(),
+            2
+        );
+        assert_eq!(
+            regions
+                .matches("#pragma omp for schedule(dynamic, 1) nowait")
+                .count(),
+            3
+        );
+        // Each region sits inside its t1 loop, and the statements are all kept.
+        let first = regions.find("for (int64_t t1 = 0;").expect("first t1 loop");
+        assert!(regions[first..].find("#pragma omp parallel") > Some(0));
+        assert_eq!(regions.matches("S(t1, t2);").count(), 3);
+        assert_eq!(regions.matches('{').count(), regions.matches('}').count());
+        // A statement in a t1 loop outside the t2 loops would run on every thread.
+        let stray = nested.replace("  }\n}\n", "    S(t1, 0);\n  }\n}\n");
+        assert_eq!(parallelize_regions_in(&stray, "t1", "t2", "1"), None);
     }
 
     #[test]
