@@ -22,15 +22,43 @@ static inline int64_t ps_getrf_pend(const ps_lu *c, int64_t k0)
 static inline int64_t ps_getrf_done(const ps_lu *c) { return __atomic_load_n(&c->done, __ATOMIC_RELAXED); }
 
 #define PS_P(r, c) a[(r) * rs + (c) * cs]
-/* Columns [c0, c1) of the panel [k0, pend), rows c0..m-1, all earlier steps applied to
-   them: dgetf2 below 16 columns (pivot search, interchange across the whole panel,
-   multipliers divided by the pivot as the catalogue body does, rank-1 updates of these
-   columns); above, as dgetrf2 does, the left half recursively, then the right half's rows
-   of U by a unit lower solve and its rows below by the micro-kernel (ps_gemm_sub), then
-   the right half recursively. Interchanges of rows below the step commute with pending
-   updates (those act row by row), so applying them at once across the panel is exact.
+/* The interchanges k1 .. k2-1 (rows k and ipiv[k] - 1), in order, applied to columns
+   [jlo, jhi), as dlaswp: column by column where columns are contiguous (the rows of one
+   column stay in cache; across a row, every element is on its own line and page),
+   interchange by interchange otherwise (a row is contiguous then). */
+static void ps_getrf_laswp(ps_lu *c, int64_t k1, int64_t k2, int64_t jlo, int64_t jhi)
+{
+  double *a = c->a;
+  const int64_t rs = c->rs, cs = c->cs;
+  if (rs == 1) {
+    for (int64_t j = jlo; j < jhi; j++) {
+      double *col = &PS_P(0, j);
+      for (int64_t k = k1; k < k2; k++) {
+        const int64_t p = c->ipiv[k] - 1;
+        double t = col[k]; col[k] = col[p]; col[p] = t;
+      }
+    }
+  } else {
+    for (int64_t k = k1; k < k2; k++) {
+      const int64_t p = c->ipiv[k] - 1;
+      if (p == k) continue;
+      for (int64_t j = jlo; j < jhi; j++) { double t = PS_P(k, j); PS_P(k, j) = PS_P(p, j); PS_P(p, j) = t; }
+    }
+  }
+}
+
+/* Columns [c0, c1) of a panel, rows c0..m-1, all earlier steps applied to them: dgetf2
+   below 16 columns (pivot search, interchange across these columns, multipliers divided
+   by the pivot as the catalogue body does, rank-1 updates of these columns); above, as
+   dgetrf2 does, the left half recursively, its interchanges applied to the right half,
+   the right half's rows of U by a unit lower solve and its rows below by the
+   micro-kernel (ps_gemm_sub), the right half recursively, and its interchanges applied
+   to the left half. Each column gets its interchanges in order, and before anything
+   reads its rows below the pivot: the same arithmetic as interchanging across the whole
+   panel at once, but column by column instead of across rows (a cache line and often a
+   TLB entry per element in column-major order).
    An exactly zero pivot sets info (first one) and skips the division, as dgetf2 does. */
-static void ps_getrf_rec(ps_lu *c, ps_ws *w, int64_t k0, int64_t pend, int64_t c0, int64_t c1)
+static void ps_getrf_rec(ps_lu *c, ps_ws *w, int64_t c0, int64_t c1)
 {
   double *a = c->a;
   const int64_t rs = c->rs, cs = c->cs, M = c->m;
@@ -38,10 +66,12 @@ static void ps_getrf_rec(ps_lu *c, ps_ws *w, int64_t k0, int64_t pend, int64_t c
     int64_t h = (c1 - c0) / 2 / PS_MR * PS_MR;
     if (h < 1) h = (c1 - c0) / 2;
     const int64_t mid = c0 + h;
-    ps_getrf_rec(c, w, k0, pend, c0, mid);
+    ps_getrf_rec(c, w, c0, mid);
+    ps_getrf_laswp(c, c0, mid, mid, c1);
     ps_trsm_diag(w, &PS_P(c0, c0), rs, cs, &PS_P(c0, mid), rs, cs, h, c1 - mid, 1);
     ps_gemm_sub(w, M - mid, c1 - mid, h, &PS_P(mid, c0), rs, cs, &PS_P(c0, mid), rs, cs, &PS_P(mid, mid), rs, cs);
-    ps_getrf_rec(c, w, k0, pend, mid, c1);
+    ps_getrf_rec(c, w, mid, c1);
+    ps_getrf_laswp(c, mid, c1, c0, mid);
     return;
   }
   for (int64_t k = c0; k < c1; k++) {
@@ -52,9 +82,15 @@ static void ps_getrf_rec(ps_lu *c, ps_ws *w, int64_t k0, int64_t pend, int64_t c
     c->ipiv[k] = p + 1;
     if (PS_P(p, k) != 0.0) {
       if (p != k)
-        for (int64_t j = k0; j < pend; j++) { double t = PS_P(k, j); PS_P(k, j) = PS_P(p, j); PS_P(p, j) = t; }
+        for (int64_t j = c0; j < c1; j++) { double t = PS_P(k, j); PS_P(k, j) = PS_P(p, j); PS_P(p, j) = t; }
       const double piv = PS_P(k, k);
-      for (int64_t i = k + 1; i < M; i++) PS_P(i, k) = PS_P(i, k) / piv;
+      /* Contiguous: a vector division (the same quotients). */
+      if (rs == 1) {
+        double *col = &PS_P(0, k);
+        for (int64_t i = k + 1; i < M; i++) col[i] = col[i] / piv;
+      } else {
+        for (int64_t i = k + 1; i < M; i++) PS_P(i, k) = PS_P(i, k) / piv;
+      }
     } else if (c->info == 0) {
       c->info = k + 1;
     }
@@ -68,19 +104,14 @@ static void ps_getrf_rec(ps_lu *c, ps_ws *w, int64_t k0, int64_t pend, int64_t c
 static void ps_getrf_swap_cols(ps_lu *c, int64_t upto, int64_t jlo, int64_t jhi)
 {
   if (c->sw == NULL || jlo >= jhi) return;
-  double *a = c->a;
-  const int64_t rs = c->rs, cs = c->cs;
   int64_t *sw = c->sw;
-  if (rs == 1) {
+  if (c->rs == 1) {
     for (int64_t j = jlo; j < jhi; j++) {
-      double *col = &PS_P(0, j);
-      for (int64_t k = sw[j]; k < upto; k++) {
-        const int64_t p = c->ipiv[k] - 1;
-        double t = col[k]; col[k] = col[p]; col[p] = t;
-      }
-      if (sw[j] < upto) sw[j] = upto;
+      if (sw[j] < upto) { ps_getrf_laswp(c, sw[j], upto, j, j + 1); sw[j] = upto; }
     }
   } else {
+    double *a = c->a;
+    const int64_t rs = c->rs, cs = c->cs;
     int64_t from = upto;
     for (int64_t j = jlo; j < jhi; j++) from = sw[j] < from ? sw[j] : from;
     for (int64_t k = from; k < upto; k++) {
@@ -102,26 +133,10 @@ static void ps_getrf_swap_cols(ps_lu *c, int64_t upto, int64_t jlo, int64_t jhi)
    for ps_getrf_finish, which applies all of them in one pass instead of one per step. */
 static void ps_getrf_panel(ps_lu *c, ps_ws *w, int64_t k0)
 {
-  double *a = c->a;
-  const int64_t rs = c->rs, cs = c->cs, N = c->n;
   const int64_t pend = ps_getrf_pend(c, k0);
   ps_getrf_swap_cols(c, k0, k0, pend);
-  ps_getrf_rec(c, w, k0, pend, k0, pend);
-  if (c->sw == NULL && rs == 1) {
-    for (int64_t j = pend; j < N; j++) {
-      double *col = &PS_P(0, j);
-      for (int64_t k = k0; k < pend; k++) {
-        const int64_t p = c->ipiv[k] - 1;
-        double t = col[k]; col[k] = col[p]; col[p] = t;
-      }
-    }
-  } else if (c->sw == NULL) {
-    for (int64_t k = k0; k < pend; k++) {
-      const int64_t p = c->ipiv[k] - 1;
-      if (p == k) continue;
-      for (int64_t j = pend; j < N; j++) { double t = PS_P(k, j); PS_P(k, j) = PS_P(p, j); PS_P(p, j) = t; }
-    }
-  }
+  ps_getrf_rec(c, w, k0, pend);
+  if (c->sw == NULL) ps_getrf_laswp(c, k0, pend, pend, c->n);
   __atomic_store_n(&c->done, pend, __ATOMIC_RELAXED);
 }
 
@@ -138,26 +153,13 @@ static __attribute__((unused)) int ps_getrf_ready(ps_lu *c, ps_ws *w, int64_t k0
    its panel, in order (the same interchanges as dgetrf's, applied later). */
 static void ps_getrf_finish(ps_lu *c)
 {
-  double *a = c->a;
-  const int64_t rs = c->rs, cs = c->cs, szk = c->szk, kmax = c->kmax, N = c->n;
+  const int64_t szk = c->szk, kmax = c->kmax, N = c->n;
   /* Interchanges before column j's own panel; columns right of every panel have all. */
   for (int64_t j = 0; j < N; j++) ps_getrf_swap_cols(c, j < kmax ? j / szk * szk : kmax, j, j + 1);
-  if (rs == 1) {
-    for (int64_t j = 0; j < kmax; j++) {
-      double *col = &PS_P(0, j);
-      const int64_t from = (j / szk + 1) * szk;
-      for (int64_t k = from; k < kmax; k++) {
-        const int64_t p = c->ipiv[k] - 1;
-        double t = col[k]; col[k] = col[p]; col[p] = t;
-      }
-    }
-  } else {
-    for (int64_t k = szk; k < kmax; k++) {
-      const int64_t p = c->ipiv[k] - 1;
-      if (p == k) continue;
-      const int64_t upto = k / szk * szk;
-      for (int64_t j = 0; j < upto; j++) { double t = PS_P(k, j); PS_P(k, j) = PS_P(p, j); PS_P(p, j) = t; }
-    }
+  /* Then those after it, for each panel's columns. */
+  for (int64_t j0 = 0; j0 < kmax; j0 += szk) {
+    const int64_t j1 = j0 + szk < kmax ? j0 + szk : kmax;
+    ps_getrf_laswp(c, j1, kmax, j0, j1);
   }
 }
 #undef PS_P
