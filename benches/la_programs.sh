@@ -29,8 +29,10 @@
 #   THREADS          threads for both programs: `--threads N` (the generated kernels' tile
 #                    loops in OpenMP, compiled with -fopenmp; OpenBLAS with N threads)
 #                    [default 1]
-#   REPEAT           each program times its kernel sequence this many times and reports
-#                    the best (`--repeat N`) [default 1]
+#   REPEAT           each program times its kernel sequence at least this many times and
+#                    reports the best (`--repeat N`); problems under 1e10 FLOPs more often,
+#                    up to 2e10 FLOPs in all and at most 50 times (a best of two runs of a
+#                    few milliseconds is one sample of the host's noise) [default 1]
 #   TIME_LIMIT       search time per problem, seconds [default 2]
 #   CC               C compiler [default cc]
 set -eu
@@ -97,10 +99,12 @@ for f in "$@"; do
   json=$("$PS" la "$f" --json --time-limit "$TIME_LIMIT")
   flops=$(echo "$json" | sed -n 's/.*"flops": \([0-9.e+-]*\), "naive_flops".*/\1/p')
   naive_flops=$(echo "$json" | sed -n 's/.*"naive_flops": \([0-9.e+-]*\).*/\1/p')
+  reps=$(awk -v f="$flops" -v r="$REPEAT" \
+    'BEGIN { n = f + 0 > 0 && f + 0 < 1e10 ? int(2e10 / f) : r; if (n > 50) n = 50; if (n < r) n = r; print n }')
   # One search for both back ends: the emitted programs must run the same sequence.
   for b in generated blas; do
     "$PS" la "$f" --time-limit "$TIME_LIMIT" --emit c --backend "$b" --threads "$THREADS" \
-      --repeat "$REPEAT" -o "$tmp/$b.c"
+      --repeat "$reps" -o "$tmp/$b.c"
   done
   gen_flags=""
   if ! le "$naive_flops" "$NAIVE_MAX_FLOPS"; then gen_flags="-DPS_NO_NAIVE"; fi
