@@ -25,6 +25,10 @@ pub struct Cad {
     /// How often the projection was redone with McCallum's coefficients for a polynomial
     /// whose leading coefficient vanished over a cell of positive dimension.
     pub restarts: usize,
+    /// The polynomials projected with all their coefficients (McCallum's set for them):
+    /// those given to [`Cad::with_full`] and those a restart added. A caller decomposing
+    /// again for more polynomials hands them back, so that the restarts are not repeated.
+    pub full_polys: Vec<Poly>,
     /// The formulas decomposed for, one per statement; a cell's `truth` is indexed like them.
     pub formulas: Vec<Formula>,
     /// Constraints that hold wherever a formula holds, used only to cut the tree.
@@ -62,6 +66,21 @@ impl Cad {
         stats: &LiftStats,
         limits: &crate::Limits,
     ) -> Result<Cad, CadError> {
+        Cad::with_full(formulas, pruning, nvars, stats, limits, Vec::new())
+    }
+
+    /// As [`Cad::with_limits`], projecting the polynomials `full_polys` (where they are
+    /// basis polynomials) with all their coefficients from the start. Any set is valid:
+    /// more coefficients only add projection factors; a good guess (a previous
+    /// decomposition's [`Cad::full_polys`]) saves the liftings that a restart throws away.
+    pub fn with_full(
+        formulas: Vec<Formula>,
+        pruning: Vec<Formula>,
+        nvars: usize,
+        stats: &LiftStats,
+        limits: &crate::Limits,
+        mut full_polys: Vec<Poly>,
+    ) -> Result<Cad, CadError> {
         let mut polys: Vec<Poly> = Vec::new();
         for f in formulas.iter().chain(&pruning) {
             for p in f.polynomials() {
@@ -82,7 +101,6 @@ impl Cad {
             0 => Equations::default(),
             n => Equations::of(&formulas, &pruning, n - 1),
         };
-        let mut full_polys: Vec<Poly> = Vec::new();
         let max_restarts = 8 + polys.len();
         for restarts in 0..=max_restarts {
             let projection = Projection::restricted(&polys, nvars, &full_polys, &eqs, limits)?;
@@ -102,6 +120,7 @@ impl Cad {
                         full,
                         cells,
                         restarts,
+                        full_polys,
                         formulas,
                         pruning,
                     })

@@ -6,7 +6,7 @@ use crate::expr::Expr;
 use crate::generated::Generated;
 use crate::input::Problem;
 use crate::linear::{LinearInput, Separation};
-use crate::lower::Lowering;
+use crate::lower::{Lowered, Lowering};
 use crate::tiled::{generate_clamped, ClampTiling};
 use cad::formula::{Atom, Formula, Rel};
 use cad::{Cad, LiftStats};
@@ -328,16 +328,20 @@ pub fn generate(
         }
         let convex = opts.convex || (ntime == 0 && is_polyhedron(problem));
         // Bounds of degree 3 and more need the roots of their derivatives in the same
-        // stacks as separators: when lowering meets one, the derivatives join the projection
-        // (as pruning formulas that always hold) and the decomposition is redone.
+        // stacks as separators: when lowering meets some, the derivatives of all of them
+        // join the projection (as pruning formulas that always hold) and the decomposition
+        // is redone, projecting from the start with all coefficients the polynomials the
+        // previous one had to (its McCallum restarts are not repeated).
         let mut separators: Vec<Poly> = Vec::new();
+        let mut full_polys: Vec<Poly> = Vec::new();
         let (cad, nodes) = loop {
-            let cad = Cad::with_limits(
+            let cad = Cad::with_full(
                 formulas.clone(),
                 pruning.clone(),
                 first_iter + depth,
                 stats,
                 &opts.limits,
+                std::mem::take(&mut full_polys),
             )?;
             let lowered = Lowering {
                 cad: &cad,
@@ -348,32 +352,42 @@ pub fn generate(
                 stmt_args: &stmt_args,
                 limits: &opts.limits,
             }
-            .lower();
-            match lowered {
-                Err(GenError::Bound(crate::bounds::BoundError::Degree { ref poly, .. })) => {
-                    // The derivative separates the roots; its own roots (degree 3 and more)
-                    // need the next derivative, down to a quadratic.
-                    let k = poly.main_var().unwrap_or(0);
-                    let mut d = poly.derivative(k);
-                    if separators.contains(&d) {
-                        lowered?;
-                    }
-                    loop {
-                        // d >= 0 or d < 0: never prunes, but puts d into the projection.
-                        pruning.push(Formula::or(vec![
-                            Formula::Atom(Atom::compare(&d, Rel::Ge, &Poly::zero())),
-                            Formula::Atom(Atom::compare(&d, Rel::Lt, &Poly::zero()))
-                                .tighten_strict(),
-                        ]));
-                        separators.push(d.clone());
-                        if d.degree(k) < 3 {
-                            break;
-                        }
-                        d = d.derivative(k);
-                    }
+            .lower_all()?;
+            let mut missing = match lowered {
+                Lowered::Nodes(nodes) => break (cad, nodes),
+                Lowered::Missing(missing) => missing,
+            };
+            let mut added = false;
+            for e in &missing {
+                let crate::bounds::BoundError::Degree { poly, .. } = e else {
+                    continue;
+                };
+                // The derivative separates the roots; its own roots (degree 3 and more)
+                // need the next derivative, down to a quadratic.
+                let k = poly.main_var().unwrap_or(0);
+                let mut d = poly.derivative(k);
+                if separators.contains(&d) {
+                    continue;
                 }
-                other => break (cad, other?),
+                added = true;
+                loop {
+                    // d >= 0 or d < 0: never prunes, but puts d into the projection.
+                    pruning.push(Formula::or(vec![
+                        Formula::Atom(Atom::compare(&d, Rel::Ge, &Poly::zero())),
+                        Formula::Atom(Atom::compare(&d, Rel::Lt, &Poly::zero())).tighten_strict(),
+                    ]));
+                    separators.push(d.clone());
+                    if d.degree(k) < 3 {
+                        break;
+                    }
+                    d = d.derivative(k);
+                }
             }
+            if !added {
+                // The separators are there and the bound still has no form.
+                return Err(missing.swap_remove(0).into());
+            }
+            full_polys = cad.full_polys;
         };
         let nodes = match &calls {
             Some(cs) => with_calls(nodes, cs),

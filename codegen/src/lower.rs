@@ -12,7 +12,7 @@
 //!   value, is the section's (checked symbolically, for any domain).
 
 use crate::ast::Node;
-use crate::bounds::{root_bound, root_form, RootForm, RootSite, Round, Transcript};
+use crate::bounds::{root_bound, root_form, BoundError, RootForm, RootSite, Round, Transcript};
 use crate::error::GenError;
 use crate::expr::Expr;
 use crate::interp::instances_at;
@@ -102,9 +102,28 @@ impl KnownRoot {
     }
 }
 
+/// What one lowering of the whole tree shares: the bound memo, and the bounds of degree
+/// 3 and more that reached the output without separators in their stacks.
+#[derive(Default)]
+struct Pass {
+    memo: BoundMemo,
+    missing: RefCell<Vec<BoundError>>,
+}
+
+/// What [`Lowering::lower_all`] gives: the program, or every bound that has no exact form
+/// yet because its stack lacks separators.
+pub enum Lowered {
+    /// The whole program.
+    Nodes(Vec<Node>),
+    /// The [`BoundError::Degree`] of each such bound (at least one): the derivatives of
+    /// all of them join the projection at once, so one more decomposition suffices where
+    /// one per bound was needed.
+    Missing(Vec<BoundError>),
+}
+
 /// What the cells of one stack share while they are lowered.
 struct Level<'s> {
-    memo: &'s BoundMemo,
+    pass: &'s Pass,
     /// The stack, bottom to top.
     cells: &'s [Cell],
     /// The parent cell is a point (every outer coordinate a fixed integer).
@@ -120,15 +139,22 @@ struct Level<'s> {
 }
 
 impl Lowering<'_> {
-    /// The whole program.
-    pub fn lower(&self) -> Result<Vec<Node>, GenError> {
-        let memo = BoundMemo::default();
-        self.stack(&memo, &self.cad.cells, &mut Vec::new(), true)
+    /// The whole program, or every bound of degree 3 and more without separators (the
+    /// lowering goes on past the first one, its code is then thrown away).
+    pub fn lower_all(&self) -> Result<Lowered, GenError> {
+        let pass = Pass::default();
+        let nodes = self.stack(&pass, &self.cad.cells, &mut Vec::new(), true)?;
+        let missing = pass.missing.into_inner();
+        Ok(if missing.is_empty() {
+            Lowered::Nodes(nodes)
+        } else {
+            Lowered::Missing(missing)
+        })
     }
 
     fn stack(
         &self,
-        memo: &BoundMemo,
+        pass: &Pass,
         cells: &[Cell],
         prefix: &mut Vec<Algebraic>,
         zero_dim: bool,
@@ -144,7 +170,7 @@ impl Lowering<'_> {
             }
         }
         let level = Level {
-            memo,
+            pass,
             cells,
             zero_dim,
             nroots,
@@ -180,7 +206,22 @@ impl Lowering<'_> {
             let Item::Code { lo, hi, body } = run else {
                 continue;
             };
-            let (lo, hi) = (lo?.map(unshare), hi?.map(unshare));
+            let (lo, hi) = match (lo, hi) {
+                (Ok(lo), Ok(hi)) => (lo.map(unshare), hi.map(unshare)),
+                (lo, hi) => {
+                    // A bound without separators is collected and lowering goes on, so
+                    // that one more decomposition adds the separators of all of them.
+                    for e in [lo.err(), hi.err()].into_iter().flatten() {
+                        match e {
+                            GenError::Bound(e @ BoundError::Degree { .. }) => {
+                                pass.missing.borrow_mut().push(e)
+                            }
+                            other => return Err(other),
+                        }
+                    }
+                    continue;
+                }
+            };
             if k < self.nparams {
                 match (lo, hi) {
                     (None, None) => out.extend(body),
@@ -242,7 +283,7 @@ impl Lowering<'_> {
         } else {
             prefix.push(c.sample.clone());
             let body = self.stack(
-                level.memo,
+                level.pass,
                 &c.children,
                 prefix,
                 level.zero_dim && c.kind == CellKind::Section,
@@ -309,7 +350,7 @@ impl Lowering<'_> {
             return Ok(Some(Rc::new(e.fold_constants())));
         }
         let key = (k, r.poly, r.root, m);
-        if let Some(known) = level.memo.borrow_mut().get_mut(&key) {
+        if let Some(known) = level.pass.memo.borrow_mut().get_mut(&key) {
             let held = level.holding.borrow().get(&key).copied();
             if let Some(i) = held {
                 return Ok(Some(known[i].bound(round)));
@@ -337,7 +378,7 @@ impl Lowering<'_> {
             bounds: Default::default(),
         };
         let e = entry.bound(round);
-        let mut memo = level.memo.borrow_mut();
+        let mut memo = level.pass.memo.borrow_mut();
         let known = memo.entry(key).or_default();
         level.holding.borrow_mut().insert(key, known.len());
         known.push(entry);
