@@ -104,11 +104,7 @@ impl Cad {
         let max_restarts = 8 + polys.len();
         for restarts in 0..=max_restarts {
             let projection = Projection::restricted(&polys, nvars, &full_polys, &eqs, limits)?;
-            let full: Vec<Vec<bool>> = projection
-                .levels
-                .iter()
-                .map(|l| l.iter().map(|p| full_polys.contains(p)).collect())
-                .collect();
+            let full = projection.full.clone();
             let lifter = Lifter::new(&projection.levels, &full, &formulas, &pruning, stats)
                 .with_restricted(&projection.restricted)
                 .with_limits(*limits);

@@ -350,8 +350,10 @@ impl<'a> Lifter<'a> {
             let rs = match self.memo_roots(f, (k, i), prefix)? {
                 Ok(rs) => rs,
                 // All coefficients are projection factors: f vanishes on the whole
-                // cylinder, and a polynomial that is zero everywhere bounds nothing.
-                Err(Nullified) if full => Vec::new(),
+                // cylinder over the cell, and a polynomial that is zero everywhere bounds
+                // nothing. Over a point a delineating derivative refines the stack all
+                // the same, as for the others (more roots over a point are always valid).
+                Err(Nullified) if full && !zero_dim => Vec::new(),
                 Err(Nullified) => {
                     self.stats.delineating.fetch_add(1, Relaxed);
                     let mut rs = self.delineating_roots(f, prefix, k)?;

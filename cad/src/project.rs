@@ -6,8 +6,10 @@
 //! polynomials of lower main variable, and the basis is formed again one level down.
 //! Polynomials linear in `x_k` skip the discriminant (the affine projection of section
 //! 3.10 of the seed thesis: it is the constant 1). McCallum's operator adds all
-//! coefficients; the lifting asks for it per polynomial when Brown's operator is not valid
-//! (a polynomial nullified over a cell of positive dimension). With equational
+//! coefficients: a polynomial whose leading coefficient is not a constant gets it from the
+//! start, since the lifting would otherwise meet that coefficient's zeros over a cell of
+//! positive dimension and ask for it then, throwing its work away; the others get it when
+//! the lifting asks (see [`crate::lift`]). With equational
 //! constraints ([`crate::equational`]) the last level projects the other polynomials of a
 //! clause only against its equation ([`Projection::restricted`]).
 
@@ -19,7 +21,8 @@ use polys::{square_free_basis_until, Poly};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Operator {
     /// Leading coefficient only (Brown 2001), valid when no projection factor vanishes
-    /// identically over a cell of positive dimension.
+    /// identically over a cell of positive dimension; used for polynomials whose leading
+    /// coefficient is a constant.
     #[default]
     Brown,
     /// Every coefficient (McCallum 1988, as used for nullified polynomials).
@@ -38,6 +41,10 @@ pub struct Projection {
     /// sections but not delineable: its roots bound no cell. Empty (nothing restricted)
     /// without equational constraints; only the last level is ever restricted.
     pub restricted: Vec<Vec<bool>>,
+    /// `full[k][i]`: basis polynomial `i` of level `k` was projected with all its
+    /// coefficients (McCallum's operator), so a vanishing leading coefficient leaves its
+    /// degree invariant on the cells below and asks for no restart.
+    pub full: Vec<Vec<bool>>,
 }
 
 /// What the projection did.
@@ -59,8 +66,8 @@ pub struct ProjectionStats {
 
 impl Projection {
     /// Projects `polys` in `nvars` variables with Brown's operator, except for the
-    /// polynomials in `full` (compared after normalisation), which contribute all their
-    /// coefficients.
+    /// polynomials in `full` (compared after normalisation) and the basis polynomials whose
+    /// leading coefficient is not a constant, which contribute all their coefficients.
     ///
     /// ```
     /// use cad::project::Projection;
@@ -118,6 +125,7 @@ impl Projection {
         let mut stats = ProjectionStats::default();
         let mut restricted = vec![Vec::new(); nvars];
         let mut levels = vec![Vec::new(); nvars];
+        let mut full_levels = vec![Vec::new(); nvars];
         let mut pending: Vec<Poly> = polys.iter().filter(|p| !p.is_constant()).cloned().collect();
         for k in (0..nvars).rev() {
             limits.check_time()?;
@@ -136,13 +144,23 @@ impl Projection {
                 }
             }
             levels[k].sort_by_key(|p| (p.degree(k), p.total_degree(), p.len()));
+            // A leading coefficient that is not a constant vanishes on its sections below,
+            // and over one of positive dimension Brown's operator is not valid: the
+            // lifting would stop there and the projection be redone with all coefficients
+            // of the polynomial (on the hard random domains of issue 23 most lifted cells
+            // were thrown away so). Projecting with them at once costs a few more
+            // factors; the lifting keeps its check for the others.
             let op = |p: &Poly| {
-                if full.contains(p) {
+                if full.contains(p) || !p.lc(k).is_constant() {
                     Operator::McCallum
                 } else {
                     Operator::Brown
                 }
             };
+            full_levels[k] = levels[k]
+                .iter()
+                .map(|p| op(p) == Operator::McCallum)
+                .collect();
             let restriction = (k + 1 == nvars && eqs.any()).then(|| {
                 let r = eqs.restriction(&levels[k], k);
                 stats.restricted += r.delineable.iter().filter(|d| !**d).count();
@@ -165,6 +183,7 @@ impl Projection {
             levels,
             stats,
             restricted,
+            full: full_levels,
         })
     }
 
