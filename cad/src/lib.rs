@@ -93,6 +93,7 @@ mod interval;
 mod isolate;
 mod limits;
 mod root_box;
+mod root_count;
 mod sign;
 mod sign_change;
 mod taylor;

@@ -680,8 +680,15 @@ impl<'a> Lifter<'a> {
         let candidates = self.eliminate(&g, prefix, &irrational, k)?;
         // The candidates include every real root of g over the sample. When the number of
         // those roots is known, candidates that intervals show to be no root are dropped
-        // until the count is reached, and no root needs an exact zero proof.
-        let count = self.real_root_count(&g, prefix, k)?;
+        // until the count is reached, and no root needs an exact zero proof. Degree 1 and
+        // 2 count at once; a cubic's count (its discriminant's sign at the sample, which
+        // may need a zero proof of its own, one algebraic coordinate short of the
+        // candidates') only for candidates nothing cheaper settles.
+        let cubic = g.degree(k) == 3;
+        let mut count = match cubic {
+            true => None,
+            false => self.real_root_count(&g, prefix, k)?,
+        };
         if count == Some(candidates.len()) {
             return Ok(Ok(candidates));
         }
@@ -700,25 +707,24 @@ impl<'a> Lifter<'a> {
                 None if crate::sign_change::proves_root(&g, prefix, &beta, &self.stats.signs)? => {
                     Some(0)
                 }
-                None if count.is_some() => None,
-                None => {
-                    point.push(beta);
-                    let s = sign_at(&g, &point, &self.stats.signs)?;
-                    let beta = point.pop().expect("pushed just above");
-                    marked.push((beta, Some(s == 0)));
-                    continue;
-                }
+                // Settled below, by the count or exactly.
+                None => None,
             };
             marked.push((beta, s.map(|s| s == 0)));
         }
         let roots = marked.iter().filter(|(_, m)| *m == Some(true)).count();
         let open = marked.iter().filter(|(_, m)| m.is_none()).count();
+        if open > 0 && cubic {
+            count = self.real_root_count(&g, prefix, k)?;
+        }
         let mut out = Vec::new();
         for (beta, m) in marked {
             let root = match m {
                 Some(r) => r,
                 // Every undecided candidate must be a root to reach the count.
                 None if count == Some(roots + open) => true,
+                // The count is reached without them: none is a root.
+                None if count == Some(roots) => false,
                 None => {
                     point.push(beta);
                     let s = sign_at(&g, &point, &self.stats.signs)?;
@@ -736,34 +742,16 @@ impl<'a> Lifter<'a> {
         Ok(Ok(out))
     }
 
-    /// The number of distinct real roots in `x_k` of `g` over the sample `prefix`, when
-    /// cheap to know exactly: degree 1, or degree 2 by the sign of the discriminant, with
-    /// a leading coefficient that does not vanish there.
+    /// The number of distinct real roots in `x_k` of `g` over the sample `prefix` for
+    /// degrees 1 to 3 with a leading coefficient that does not vanish there
+    /// ([`crate::root_count`]).
     fn real_root_count(
         &self,
         g: &Poly,
         prefix: &[Algebraic],
         k: usize,
     ) -> Result<Option<usize>, CadError> {
-        let cs = g.coeffs(k);
-        if cs.len() < 2 || cs.len() > 3 {
-            return Ok(None);
-        }
-        let lc = &cs[cs.len() - 1];
-        if sign_at(lc, prefix, &self.stats.signs)? == 0 {
-            return Ok(None);
-        }
-        if cs.len() == 2 {
-            return Ok(Some(1));
-        }
-        let disc = cs[1]
-            .mul(&cs[1])
-            .sub(&cs[2].mul(&cs[0]).scale(&polys::Int::from(4)));
-        Ok(Some(match sign_at(&disc, prefix, &self.stats.signs)? {
-            1 => 2,
-            0 => 1,
-            _ => 0,
-        }))
+        crate::root_count::distinct_real_roots(g, k, &mut |p| sign_at(p, prefix, &self.stats.signs))
     }
 
     /// Candidate roots: real roots of the resultant of `g` against the defining polynomials
