@@ -48,35 +48,50 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
             kernel.name()
         )));
     }
-    // Under OpenMP, two shapes of parallelism. Where the result's domain is a rectangle
-    // (GEMM, SYMM, TRMM: the work of a column tile does not depend on j), the j-tile loop
-    // (BLIS's jc) runs in parallel: one region for the whole call whose tile loops hand out
-    // tiles one at a time without a barrier (`omp::parallelize_region`, so that a partial
-    // tile does not run alone), by default a multiple of the thread count of tiles
-    // (`ps_pick_cols`), each thread packing its own panels of op(B) and op(A), and on a
-    // triangular op(A) (TRMM) every thread seeing the same triangle (a split of the rows
-    // gave the threads unequal shares of it at each reduction step). Where the result is
-    // triangular (SYRK, LAUUM: a mask on (i, j)), column tiles differ in work; there the
-    // i-tile loop (BLIS's ic) runs in parallel, its tiles handed out one at a time (with one
-    // column tile a static split gave one thread 100 of 136 units of SYRK's work). Either
-    // loop's tiles write disjoint parts of the result and read only operands no tile
-    // writes: they carry no dependence.
+    // Under OpenMP, the j-tile loop (BLIS's jc) runs in parallel: one region for the whole
+    // call whose tile loops hand out column tiles one at a time without a barrier
+    // (`omp::parallelize_region`, so that a partial tile does not run alone), each thread
+    // packing its own panels of op(B) and op(A) and running every reduction step of its
+    // tile in order (the summation order of one thread: bit-identical results). The tiles
+    // carry no dependence: they write disjoint columns of the result and read only
+    // operands no tile writes. By default the tiles are a multiple of the thread count
+    // (`ps_pick_cols`). Where the result's domain is a rectangle (GEMM, SYMM, TRMM) that
+    // multiple is 1: every column tile has the same work (and on a triangular op(A), TRMM,
+    // every thread sees the same triangle; a split of the rows gave the threads unequal
+    // shares of it at each reduction step). Where the result is triangular (SYRK, LAUUM: a
+    // mask on (i, j)), column tiles lose work from left to right, and the loop hands them
+    // out largest first: with the fewest tiles for which the largest holds at most
+    // 1 / threads of the work, every thread ends at the same time. SYRK's work per column
+    // falls linearly (the first of 2 x threads tiles holds 7/16 of it at two threads),
+    // LAUUM's quadratically (a column's reduction shortens too: 3 x threads, the first of
+    // six holds 91/216). Before, the row tiles of each (column tile, reduction step) were
+    // shared in a fork of their own: one fork and barrier per step, and at the diagonal
+    // four row tiles of work 1, 3, 5, 7 split 4 : 12 or 6 : 10 between two threads.
     let cond = |_: &str| "sz_i * sz_j * sz_l >= PS_OMP_MIN".to_string();
-    let columns = def.ops.c_mask.is_none();
+    let per_thread = match (&def.ops.c_mask, &def.ops.a_mask) {
+        (None, _) => 1,
+        (Some(_), None) => 2,
+        (Some(_), Some(_)) => 3,
+    };
     let [ei, ej, el] = def.extents;
     let [dm, dn, dk] = req.defaults.map(|d| d.to_string());
-    let fragment = match (req.openmp, columns) {
-        (false, _) => nest.fragment.clone(),
-        (true, true) => omp::parallelize_region(
+    let fragment = if req.openmp {
+        omp::parallelize_region(
             &nest.fragment,
             "t1",
             &format!("{ej} > sz_j && sz_i * sz_j * sz_l >= PS_OMP_MIN"),
         )
-        .unwrap_or_else(|| omp::parallelize_dynamic(&nest.fragment, "t1", cond)),
-        (true, false) => omp::parallelize_dynamic(&nest.fragment, "t3", cond),
+        .unwrap_or_else(|| omp::parallelize_dynamic(&nest.fragment, "t3", cond))
+    } else {
+        nest.fragment.clone()
     };
-    let nc_pick = if req.openmp && columns {
+    // One thread keeps the serial choice for triangles (narrower tiles only cost packing).
+    let nc_pick = if req.openmp && per_thread == 1 {
         format!("ps_pick_cols({ej}, {dn}, PS_NTHREADS)")
+    } else if req.openmp {
+        format!(
+            "PS_NTHREADS > 1 ? ps_pick_cols({ej}, {dn}, {per_thread} * PS_NTHREADS) : ps_pick_size({ej}, {dn}, PS_NR)"
+        )
     } else {
         format!("ps_pick_size({ej}, {dn}, PS_NR)")
     };
