@@ -482,8 +482,9 @@ fn portable_micro_kernel_matches_naive_loops() {
 /// `--openmp`: compiled with -fopenmp and run on two threads, the kernels give the same
 /// results as the naive loops (every eighth of TRSM's flag combinations, two of POTRF's,
 /// both of GETRF's (each block step a parallel region with look-ahead where its tiles are
-/// equal: PS_OMP_MIN=512 makes steps of 8 x 8 tiles parallel); GEMM and SYMM, whose column-tile loops run in parallel, SYRK, whose
-/// row-tile loops do, and GEMV, whose i-tile loops do).
+/// equal: PS_OMP_MIN=512 makes steps of 8 x 8 tiles parallel); GEMM, SYMM and SYRK, whose
+/// column-tile loops run in parallel, and GEMV, whose row tiles (row-major) or column tiles
+/// (column-major, each thread into its own copy of y) are owned by threads).
 #[test]
 fn openmp_kernels_match_naive_loops_on_two_threads() {
     let two = [("OMP_NUM_THREADS", "2")];
@@ -494,7 +495,9 @@ fn openmp_kernels_match_naive_loops_on_two_threads() {
     run_with(Blas::Gemm, Layout::Col, None, true);
     run_with(Blas::Symm, Layout::Row, Some(Uplo::Upper), true);
     run_with(Blas::Syrk, Layout::Row, Some(Uplo::Upper), true);
+    run_with(Blas::Syrk, Layout::Col, Some(Uplo::Lower), true);
     run_with(Blas::Gemv, Layout::Row, None, true);
+    run_with(Blas::Gemv, Layout::Col, None, true);
 }
 
 #[test]

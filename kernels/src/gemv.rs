@@ -16,6 +16,13 @@ use crate::text::{c_body, element, indent};
 /// (`@full_kernel@`: its loops in the layout's unit-stride order) and the entry points.
 const GEMV: &str = include_str!("c/gemv.c");
 
+/// The tile loops under OpenMP in column-major order (`@fragment@`: the nest, its column
+/// tiles owned by threads, each summing into its own copy of y).
+const SPLIT_COLS: &str = include_str!("c/gemv_split_cols.c");
+
+/// The tile loops under OpenMP in row-major order (its row tiles owned by threads).
+const SPLIT_ROWS: &str = include_str!("c/gemv_split_rows.c");
+
 /// Default tile extents: rows of A per tile (the y block, 1024 doubles = 8 KiB, stays in
 /// L1 while the tile's columns stream by four at a time) and columns (the x segment).
 const MC: i64 = 1024;
@@ -39,22 +46,46 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
             "GEMV: no full-tile branch in the tiled nest".into(),
         ));
     }
-    // Tiles along i write disjoint blocks of y (x and A are only read): the i-tile loops
-    // carry no dependence.
-    let fragment = if req.openmp {
-        omp::parallelize(&nest.fragment, "t2", |_| "sz_i * sz_j >= PS_OMP_MIN".into())
-    } else {
-        nest.fragment.clone()
-    };
-    // With threads, at most M / threads rows per tile by default: below 2 * MC rows one
-    // tile held all of them and the parallel loop had nothing to share (two threads ran
-    // GEMV at n = 512 and 1024 slower than one).
-    let mc_pick = if req.openmp {
-        format!("ps_min({MC}, ps_max(16, (M + PS_NTHREADS - 1) / PS_NTHREADS))")
-    } else {
-        MC.to_string()
-    };
+    // Under OpenMP, one region per call, and each thread owns a contiguous block of A: of
+    // the column tiles in column-major order, of the row tiles in row-major order (a fixed
+    // owner per tile, `omp::parallelize_owned`). Row tiles write disjoint blocks of y (x
+    // and A are only read) and carry no dependence; column tiles all update y, so each
+    // thread sums into its own copy (`c/gemv_split_cols.c`). Before, the row tiles of each
+    // column tile were shared in a fork of their own, and a thread's half of the rows of a
+    // 2 MB column-major A (n = 512) used half of L2's sets: two threads ran at 0.68-0.83 of
+    // OpenBLAS there, 19-20 GFLOP/s against 28-31 with the column split.
     let l = req.layout;
+    let (var, split) = match l {
+        Layout::Col => ("t1", SPLIT_COLS),
+        Layout::Row => ("t2", SPLIT_ROWS),
+    };
+    let owned = if req.openmp {
+        omp::parallelize_owned(&nest.fragment, var, &format!("PS_OWNS({var})"))
+    } else {
+        None
+    };
+    let fragment = match owned {
+        Some(f) => fill(split, &[("fragment", &indent(&f, "  "))]),
+        // Serial (or a statement outside the tile loops: every thread would run it).
+        None => format!("double *const ps_yt = yw;\n{}", nest.fragment),
+    };
+    // Along the split, a multiple of the thread count of tiles by default (`ps_pick_cols`):
+    // with the serial sizes one tile held every column at n = 512 (every row at n = 1024)
+    // and there was nothing to share.
+    let (mc_pick, nc_pick) = match (req.openmp, l) {
+        (true, Layout::Col) => (
+            format!("ps_pick_size(M, {MC}, 16)"),
+            format!("ps_pick_cols(N, {NC}, PS_NTHREADS)"),
+        ),
+        (true, Layout::Row) => (
+            format!("ps_pick_cols(M, {MC}, PS_NTHREADS)"),
+            format!("ps_pick_size(N, {NC}, 4)"),
+        ),
+        (false, _) => (
+            format!("ps_pick_size(M, {MC}, 16)"),
+            format!("ps_pick_size(N, {NC}, 4)"),
+        ),
+    };
     let full_kernel = match l {
         // Columns of A are contiguous: four columns at a time stream through the tile's
         // y block (in L1), four vector FMAs per load and store of y.
@@ -74,6 +105,7 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
             ("fragment", &indent(&fragment, "  ")),
             ("MC", &MC.to_string()),
             ("mc_pick", &mc_pick),
+            ("nc_pick", &nc_pick),
             ("NC", &NC.to_string()),
         ],
     );

@@ -4,7 +4,8 @@
 //! code names no OpenMP construct; with it, the code still compiles and runs serially
 //! without -fopenmp (the pragmas are ignored and the thread count is 1).
 
-/// Printed after the includes (`c/omp.h`): the thread id and count, 0 and 1 without -fopenmp.
+/// Printed after the includes (`c/omp.h`): the thread id, the thread count of the next region
+/// and that of the current one (`PS_TID`, `PS_NTHREADS`, `PS_TEAM`; 0, 1, 1 without -fopenmp).
 /// `PS_OMP_MIN`: the least work (multiply-adds) per parallel iteration for a loop to go
 /// parallel; a fork and join costs microseconds, more on a loaded machine, so loops over
 /// small tiles stay serial. Overridable with -DPS_OMP_MIN=...
@@ -173,6 +174,66 @@ pub fn parallelize_regions_in(
     Some(out)
 }
 
+/// The loops over `var` of a fragment that every thread of a parallel region runs whole
+/// (the region is the caller's): the body of each loop over `var` is guarded by `owns`, a
+/// C condition on `var` saying whether the calling thread owns that iteration. With a
+/// fixed owner per iteration (a function of `var` alone, the same in every loop over
+/// `var`), an iteration's work stays on one thread however often the enclosing loops
+/// revisit it, so that no barrier is needed between them: a tile of the result updated at
+/// every reduction step is updated in order, by one thread, while another thread's tiles
+/// may be steps ahead. The other loops' headers run on every thread (they only count).
+/// `None` when some statement of the fragment lies outside every loop over `var`: every
+/// thread would run it.
+pub fn parallelize_owned(fragment: &str, var: &str, owns: &str) -> Option<String> {
+    let head = format!("for (int64_t {var} = ");
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    // A control line whose statement is on the following lines (not `if (c) S;`).
+    let header = |t: &str| {
+        (t.starts_with("if (") || t.starts_with("for (")) && (t.ends_with(')') || t.ends_with('{'))
+    };
+    // The indentation of the loop over `var` the current line is in, and whether its body
+    // (under the inserted `if`) is indented further.
+    let mut open: Option<(usize, bool)> = None;
+    let mut out = String::new();
+    for line in fragment.lines() {
+        let trimmed = line.trim_start();
+        if let Some((d, _)) = open {
+            if indent(line) <= d && !(indent(line) == d && trimmed.starts_with('}')) {
+                open = None;
+            }
+        }
+        if let Some((_, deeper)) = open {
+            if deeper {
+                out.push_str("  ");
+            }
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+        if trimmed.starts_with(&head) && header(trimmed) {
+            let pad = " ".repeat(indent(line) + 2);
+            let braced = trimmed.ends_with('{');
+            open = Some((indent(line), !braced));
+            if braced {
+                out.push_str(&format!("{pad}if (!({owns})) continue;\n"));
+            } else {
+                out.push_str(&format!("{pad}if ({owns})\n"));
+            }
+        } else if !(trimmed.is_empty()
+            || header(trimmed)
+            || trimmed == "{"
+            || trimmed == "}"
+            || trimmed == "} else {"
+            || trimmed == "else")
+        {
+            return None;
+        }
+    }
+    Some(out)
+}
+
 fn parallelize_scheduled(
     fragment: &str,
     var: &str,
@@ -246,6 +307,26 @@ mod tests {
         // A statement in a t1 loop outside the t2 loops would run on every thread.
         let stray = nested.replace("  }\n}\n", "    S(t1, 0);\n  }\n}\n");
         assert_eq!(parallelize_regions_in(&stray, "t1", "t2", "1"), None);
+    }
+
+    #[test]
+    fn owned_loops_guard_their_bodies_and_keep_the_others() {
+        let nested = "if (n >= 1) {\n  for (int64_t t1 = 0; t1 <= a; t1 += 1) {\n    for (int64_t t3 = 0; t3 <= c; t3 += 1)\n      S(t1, t3);\n    for (int64_t t3 = c + 1; t3 <= d; t3 += 1) {\n      S(t1, t3);\n    }\n  }\n}\n";
+        let owned =
+            parallelize_owned(nested, "t3", "MINE(t3)").expect("every statement in a t3 loop");
+        assert_eq!(
+            owned
+                .matches("      if (MINE(t3))\n        S(t1, t3);")
+                .count(),
+            1
+        );
+        assert_eq!(owned.matches("if (!(MINE(t3))) continue;").count(), 1);
+        assert_eq!(owned.matches("S(t1, t3);").count(), 2);
+        assert!(owned.contains("for (int64_t t1 = 0; t1 <= a; t1 += 1) {\n    for"));
+        let outside = nested.replace("  }\n}\n", "    S(t1, 0);\n  }\n}\n");
+        assert_eq!(parallelize_owned(&outside, "t3", "1"), None);
+        let inline_if = format!("{nested}if (n > 2) S(0, 0);\n");
+        assert_eq!(parallelize_owned(&inline_if, "t3", "1"), None);
     }
 
     #[test]

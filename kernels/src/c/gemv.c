@@ -2,8 +2,8 @@
 /* Vectors with increments (negative: stored backwards, as in BLAS). */
 #define PS_x(e) X[incX > 0 ? (e) * incX : ((e) - (N - 1)) * incX]
 #define PS_Y(e) Y[incY > 0 ? (e) * incY : ((e) - (M - 1)) * incY]
-/* The catalogue body's y: the unit-stride working copy. */
-#define PS_y(e) yw[e]
+/* The catalogue body's y: the unit-stride working copy, or a thread's copy of it (ps_yt). */
+#define PS_y(e) ps_yt[e]
 
 /* y(i0 .. i0+mc-1) += A(i0.., j0..) * xa(j0 .. j0+nc-1), xa = alpha x, unit strides. */
 static void ps_gemv_full(const double *A, int64_t lda, const double *xa, double *y,
@@ -40,7 +40,7 @@ void polyscan_dgemv_tiled(int64_t M, int64_t N, double alpha, const double *A, i
   for (int64_t j = 0; j < N; j++) xa[j] = alpha * PS_x(j);
   if (yw != Y) for (int64_t i = 0; i < M; i++) yw[i] = PS_Y(i);
 #define S(j, i) @body@
-#define PS_FULL(t1, t2) ps_gemv_full(A, lda, xa, yw, (t2) * sz_i, (t1) * sz_j, sz_i, sz_j)
+#define PS_FULL(t1, t2) ps_gemv_full(A, lda, xa, ps_yt, (t2) * sz_i, (t1) * sz_j, sz_i, sz_j)
 @fragment@#undef S
 #undef PS_FULL
   if (yw != Y) {
@@ -51,10 +51,10 @@ void polyscan_dgemv_tiled(int64_t M, int64_t N, double alpha, const double *A, i
 }
 
 /* Default tile sizes {@MC@, @NC@}, each moved within [s/2, s] to fit the extents (under
-   OpenMP at most M / threads rows). */
+   OpenMP, along the split a multiple of the thread count of tiles). */
 void polyscan_dgemv(int64_t M, int64_t N, double alpha, const double *A, int64_t lda,
                     const double *X, int64_t incX, double beta, double *Y, int64_t incY)
 {
-  const int64_t ts[2] = { ps_pick_size(M, @mc_pick@, 16), ps_pick_size(N, @NC@, 4) };
+  const int64_t ts[2] = { @mc_pick@, @nc_pick@ };
   polyscan_dgemv_tiled(M, N, alpha, A, lda, X, incX, beta, Y, incY, ts);
 }
