@@ -60,13 +60,17 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
     // every thread sees the same triangle; a split of the rows gave the threads unequal
     // shares of it at each reduction step). Where the result is triangular (SYRK, LAUUM: a
     // mask on (i, j)), column tiles lose work from left to right, and the loop hands them
-    // out largest first: with the fewest tiles for which the largest holds at most
+    // out largest first: with about the fewest tiles for which the largest holds at most
     // 1 / threads of the work, every thread ends at the same time. SYRK's work per column
-    // falls linearly (the first of 2 x threads tiles holds 7/16 of it at two threads),
-    // LAUUM's quadratically (a column's reduction shortens too: 3 x threads, the first of
-    // six holds 91/216). Before, the row tiles of each (column tile, reduction step) were
-    // shared in a fork of their own: one fork and barrier per step, and at the diagonal
-    // four row tiles of work 1, 3, 5, 7 split 4 : 12 or 6 : 10 between two threads.
+    // falls linearly (2 x threads tiles: the first of four holds 7/16 of it), LAUUM's
+    // quadratically (a column's reduction shortens too: 3 x threads, the first of six holds
+    // 91/216); the width is then rounded up to a multiple of the row tile
+    // (`ps_pick_tri_cols`). Measured at two threads, back-to-back calls (GFLOP/s, the
+    // chosen width first): SYRK n = 512 nc 128 91-95, 86 84, 256 66; LAUUM n = 512 128
+    // 64-68, 86 56-62, 256 48; n = 1024 256 72-76, 342 61, 512 49-51; n = 2048 384 86-90,
+    // 512 73-83. Before, the row tiles of each (column tile, reduction step) were shared in
+    // a fork of their own: one fork and barrier per step, and at the diagonal four row
+    // tiles of work 1, 3, 5, 7 split 4 : 12 or 6 : 10 between two threads.
     let cond = |_: &str| "sz_i * sz_j * sz_l >= PS_OMP_MIN".to_string();
     let per_thread = match (&def.ops.c_mask, &def.ops.a_mask) {
         (None, _) => 1,
@@ -85,12 +89,15 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
     } else {
         nest.fragment.clone()
     };
-    // One thread keeps the serial choice for triangles (narrower tiles only cost packing).
+    // The row tile's size, as `c/blas3.c` picks it.
+    let mc_pick = format!("ps_pick_size({ei}, {dm}, PS_MR)");
+    // For triangles, column tiles a multiple of the row tile wide (`ps_pick_tri_cols`); one
+    // thread keeps the serial choice (narrower tiles only cost packing).
     let nc_pick = if req.openmp && per_thread == 1 {
         format!("ps_pick_cols({ej}, {dn}, PS_NTHREADS)")
     } else if req.openmp {
         format!(
-            "PS_NTHREADS > 1 ? ps_pick_cols({ej}, {dn}, {per_thread} * PS_NTHREADS) : ps_pick_size({ej}, {dn}, PS_NR)"
+            "PS_NTHREADS > 1 ? ps_pick_tri_cols({ej}, {dn}, {mc_pick}, {per_thread} * PS_NTHREADS) : ps_pick_size({ej}, {dn}, PS_NR)"
         )
     } else {
         format!("ps_pick_size({ej}, {dn}, PS_NR)")
