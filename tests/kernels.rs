@@ -500,6 +500,58 @@ fn openmp_kernels_match_naive_loops_on_two_threads() {
     run_with(Blas::Gemv, Layout::Col, None, true);
 }
 
+/// The thread-count driver: the GEMM-shaped kernels with given tile sizes on one thread
+/// and on two, compared bit for bit.
+const THREADS_DRIVER: &str = include_str!("data/kernels/threads_driver.c");
+
+/// `--openmp`: GEMM, SYMM, TRMM, SYRK and LAUUM give bit-identical results on one thread and
+/// on two (same tile sizes): each thread runs every reduction step of the column tiles it
+/// takes, in the one-thread order.
+#[test]
+fn openmp_kernels_are_bit_identical_on_one_and_two_threads() {
+    let cc = compiler();
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let kernels = [
+        (Blas::Gemm, None),
+        (Blas::Symm, Some(Uplo::Lower)),
+        (Blas::Trmm, Some(Uplo::Lower)),
+        (Blas::Syrk, Some(Uplo::Lower)),
+        (Blas::Lauum, None),
+    ];
+    let mut sources = Vec::new();
+    for (kernel, uplo) in kernels {
+        let req = Request {
+            openmp: true,
+            ..request(kernel, Layout::Col, uplo)
+        };
+        let path = dir.path().join(format!("{kernel:?}.c"));
+        std::fs::write(&path, emit(&req).expect("the kernel emits")).expect("write kernel");
+        sources.push(path);
+    }
+    let driver = dir.path().join("threads_driver.c");
+    std::fs::write(&driver, THREADS_DRIVER).expect("write driver");
+    let exe = dir.path().join("threads");
+    let out = Command::new(&cc)
+        .args(["-O2", "-march=native", "-std=gnu11", "-Wall", "-Werror"])
+        .args(["-fopenmp", "-DPS_OMP_MIN=512"])
+        .args(&sources)
+        .arg(&driver)
+        .arg("-o")
+        .arg(&exe)
+        .arg("-lm")
+        .output()
+        .expect("run the compiler");
+    assert!(
+        out.status.success(),
+        "compile failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = Command::new(&exe).output().expect("run the driver");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{stdout}");
+    assert!(stdout.contains(", 0 failures"), "{stdout}");
+}
+
 #[test]
 fn flags_a_kernel_does_not_take_are_bad_input() {
     let bin = env!("CARGO_BIN_EXE_polyscan");
