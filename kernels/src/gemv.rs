@@ -52,8 +52,9 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
     // and A are only read) and carry no dependence; column tiles all update y, so each
     // thread sums into its own copy (`c/gemv_split_cols.c`). Before, the row tiles of each
     // column tile were shared in a fork of their own, and a thread's half of the rows of a
-    // 2 MB column-major A (n = 512) used half of L2's sets: two threads ran at 0.68-0.83 of
-    // OpenBLAS there, 19-20 GFLOP/s against 28-31 with the column split.
+    // 2 MB column-major A (n = 512) maps to half of L2's sets (the likely cause, not checked
+    // with counters): two threads ran at 0.68-0.85 of OpenBLAS there, 19-26 GFLOP/s against
+    // 28-39 with the column split.
     let l = req.layout;
     let (var, split) = match l {
         Layout::Col => ("t1", SPLIT_COLS),
