@@ -10,6 +10,22 @@
 use polyscan_kernels::{emit, Blas, Diag, KernelError, Layout, Request, Side, Trans, Uplo};
 use std::process::Command;
 
+/// Finishes a compiler or linker command: writes `exe` (with -lm) and asserts that it
+/// succeeded (`what` names the step in the failure message).
+fn build(cmd: &mut Command, exe: &std::path::Path, what: &str) {
+    let out = cmd
+        .arg("-o")
+        .arg(exe)
+        .arg("-lm")
+        .output()
+        .expect("run the C compiler");
+    assert!(
+        out.status.success(),
+        "{what} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 fn compiler() -> String {
     let cc = std::env::var("CC").unwrap_or_else(|_| "gcc".into());
     let ok = Command::new(&cc)
@@ -69,36 +85,30 @@ fn run_request_with(req: &Request, cflags: &[&str]) {
         Blas::Lauum => 6,
         other => panic!("{other:?} has its own driver (run_solver)"),
     };
-    let out = Command::new(&cc)
-        .args(["-O2", "-march=native", "-std=gnu11", "-Wall", "-Werror"])
-        .args(if openmp {
-            &["-fopenmp", "-DPS_OMP_MIN=512"][..]
-        } else {
-            &[]
-        })
-        .args(cflags)
-        .arg(format!("-DKERNEL={id}"))
-        .arg(format!("-DROWMAJOR={}", u8::from(layout == Layout::Row)))
-        .arg(format!("-DUPPER={}", u8::from(uplo == Some(Uplo::Upper))))
-        .arg(format!(
-            "-DTRANSA={}",
-            u8::from(req.trans == Some(Trans::Yes))
-        ))
-        .arg(format!(
-            "-DTRANSB={}",
-            u8::from(req.transb == Some(Trans::Yes))
-        ))
-        .arg(&src)
-        .arg(&driver)
-        .arg("-o")
-        .arg(&exe)
-        .arg("-lm")
-        .output()
-        .expect("run the compiler");
-    assert!(
-        out.status.success(),
-        "compile failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    build(
+        Command::new(&cc)
+            .args(["-O2", "-march=native", "-std=gnu11", "-Wall", "-Werror"])
+            .args(if openmp {
+                &["-fopenmp", "-DPS_OMP_MIN=512"][..]
+            } else {
+                &[]
+            })
+            .args(cflags)
+            .arg(format!("-DKERNEL={id}"))
+            .arg(format!("-DROWMAJOR={}", u8::from(layout == Layout::Row)))
+            .arg(format!("-DUPPER={}", u8::from(uplo == Some(Uplo::Upper))))
+            .arg(format!(
+                "-DTRANSA={}",
+                u8::from(req.trans == Some(Trans::Yes))
+            ))
+            .arg(format!(
+                "-DTRANSB={}",
+                u8::from(req.transb == Some(Trans::Yes))
+            ))
+            .arg(&src)
+            .arg(&driver),
+        &exe,
+        "compile",
     );
     let run = Command::new(&exe)
         .env("OMP_NUM_THREADS", "2")
@@ -396,19 +406,13 @@ fn run_solver_cases_with(
     }
     compile(&driver, &driver_o, &defines);
     let exe = dir.path().join("driver");
-    let out = Command::new(&cc)
-        .args(omp_flag)
-        .arg(&driver_o)
-        .args(&objects)
-        .arg("-o")
-        .arg(&exe)
-        .arg("-lm")
-        .output()
-        .expect("run the linker");
-    assert!(
-        out.status.success(),
-        "link failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    build(
+        Command::new(&cc)
+            .args(omp_flag)
+            .arg(&driver_o)
+            .args(&objects),
+        &exe,
+        "link",
     );
     let built = start.elapsed();
     let run = Command::new(&exe)
@@ -531,20 +535,14 @@ fn openmp_kernels_are_bit_identical_on_one_and_two_threads() {
     let driver = dir.path().join("threads_driver.c");
     std::fs::write(&driver, THREADS_DRIVER).expect("write driver");
     let exe = dir.path().join("threads");
-    let out = Command::new(&cc)
-        .args(["-O2", "-march=native", "-std=gnu11", "-Wall", "-Werror"])
-        .args(["-fopenmp", "-DPS_OMP_MIN=512"])
-        .args(&sources)
-        .arg(&driver)
-        .arg("-o")
-        .arg(&exe)
-        .arg("-lm")
-        .output()
-        .expect("run the compiler");
-    assert!(
-        out.status.success(),
-        "compile failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    build(
+        Command::new(&cc)
+            .args(["-O2", "-march=native", "-std=gnu11", "-Wall", "-Werror"])
+            .args(["-fopenmp", "-DPS_OMP_MIN=512"])
+            .args(&sources)
+            .arg(&driver),
+        &exe,
+        "compile",
     );
     let run = Command::new(&exe).output().expect("run the driver");
     let stdout = String::from_utf8_lossy(&run.stdout);

@@ -93,13 +93,7 @@ pub fn parallelize_region(fragment: &str, var: &str, cond: &str) -> Option<Strin
                 out.push_str(
                     "#ifdef _OPENMP\n#pragma omp for schedule(dynamic, 1) nowait\n#endif\n",
                 );
-            } else if !(trimmed.is_empty()
-                || trimmed.starts_with("if (")
-                || trimmed == "{"
-                || trimmed == "}"
-                || trimmed.starts_with("} else")
-                || trimmed == "else")
-            {
+            } else if !is_control(trimmed) {
                 return None;
             }
         }
@@ -125,14 +119,6 @@ pub fn parallelize_regions_in(
 ) -> Option<String> {
     let head = format!("for (int64_t {outer} = ");
     let indent = |l: &str| l.len() - l.trim_start().len();
-    let structural = |t: &str| {
-        t.is_empty()
-            || t.starts_with("if (")
-            || t == "{"
-            || t == "}"
-            || t.starts_with("} else")
-            || t == "else"
-    };
     let lines: Vec<&str> = fragment.lines().collect();
     let mut out = String::new();
     let mut at = 0;
@@ -140,7 +126,7 @@ pub fn parallelize_regions_in(
         let line = lines[at];
         let trimmed = line.trim_start();
         if !trimmed.starts_with(&head) {
-            if !structural(trimmed) {
+            if !is_control(trimmed) {
                 return None;
             }
             out.push_str(line);
@@ -221,17 +207,23 @@ pub fn parallelize_owned(fragment: &str, var: &str, owns: &str) -> Option<String
             } else {
                 out.push_str(&format!("{pad}if ({owns})\n"));
             }
-        } else if !(trimmed.is_empty()
-            || header(trimmed)
-            || trimmed == "{"
-            || trimmed == "}"
-            || trimmed == "} else {"
-            || trimmed == "else")
-        {
+        } else if !(is_control(trimmed) || header(trimmed)) {
             return None;
         }
     }
     Some(out)
+}
+
+/// A line of a fragment that does nothing by itself: blank, a brace, `else`, or the head of
+/// an `if` whose statement is on the following lines (`if (c) S;` is a statement: in a
+/// parallel region outside the shared loops, every thread would run it).
+fn is_control(t: &str) -> bool {
+    t.is_empty()
+        || t == "{"
+        || t == "}"
+        || t.starts_with("} else")
+        || t == "else"
+        || (t.starts_with("if (") && (t.ends_with(')') || t.ends_with('{')))
 }
 
 fn parallelize_scheduled(
@@ -335,5 +327,8 @@ mod tests {
         assert_eq!(parallelize_region(&outside, "t1", "1"), None);
         let after_loop = LOOPS.replace("    S(t1);\n  for", "    S(t1);\n  S(1);\n  for");
         assert_eq!(parallelize_region(&after_loop, "t1", "1"), None);
+        // An `if` with its statement on the same line is a statement too.
+        let inline_if = format!("{LOOPS}if (n > 2) S(0);\n");
+        assert_eq!(parallelize_region(&inline_if, "t1", "1"), None);
     }
 }
