@@ -487,7 +487,7 @@ fn portable_micro_kernel_matches_naive_loops() {
 /// results as the naive loops (every eighth of TRSM's flag combinations, two of POTRF's,
 /// both of GETRF's (each block step a parallel region with look-ahead where its tiles are
 /// equal: PS_OMP_MIN=512 makes steps of 8 x 8 tiles parallel); GEMM, SYMM and SYRK, whose
-/// column-tile loops run in parallel, and GEMV, whose row tiles (row-major) or column tiles
+/// column-tile loops run in parallel (GEMM's and SYMM's row tiles where m > n), and GEMV, whose row tiles (row-major) or column tiles
 /// (column-major, each thread into its own copy of y) are owned by threads).
 #[test]
 fn openmp_kernels_match_naive_loops_on_two_threads() {
@@ -509,8 +509,9 @@ fn openmp_kernels_match_naive_loops_on_two_threads() {
 const THREADS_DRIVER: &str = include_str!("data/kernels/threads_driver.c");
 
 /// `--openmp`: GEMM, SYMM, TRMM, SYRK and LAUUM give bit-identical results on one thread and
-/// on two (same tile sizes): each thread runs every reduction step of the column tiles it
-/// takes, in the one-thread order.
+/// on two (same tile sizes), square and (GEMM, SYMM) taller than wide: each thread runs
+/// every reduction step of the result tiles it takes (column tiles, or a block of row tiles
+/// where the result is taller than wide), in the one-thread order.
 #[test]
 fn openmp_kernels_are_bit_identical_on_one_and_two_threads() {
     let cc = compiler();

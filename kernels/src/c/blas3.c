@@ -21,10 +21,10 @@ void @fname@_tiled(@args@, const int64_t *tile_sizes)
 
 /* Default tile sizes: the cache model's {@dm@, @dn@, @dk@} (mc, nc, kc), each moved
    within [s/2, s] to fit this call's extents (see ps_pick_size); where column tiles run
-   in parallel, nc at most the columns over the thread count. */
+   in parallel, nc at most the columns over the thread count (where row tiles do, mc). */
 void @fname@(@args@)
 {
-  const int64_t ts[3] = { ps_pick_size(@ei@, @dm@, PS_MR), @nc_pick@,
+  const int64_t ts[3] = { @mc_pick@, @nc_pick@,
                            ps_pick_size(@el@, @dk@, 1) };
   @fname@_tiled(@call@, ts);
 }
