@@ -48,6 +48,12 @@ impl Emitter<'_> {
                 );
                 return Ok(format!("{how} and its transpose added"));
             }
+            // SYMV has no blocked kernel either, and its catalogue nest (a branch per element
+            // between the triangles) ran a22's 2000 x 2000 product in 5.0-6.7 ms against
+            // OpenBLAS's 1.1. Symmetric operands are stored whole (as for SYMM above), so the
+            // blocked GEMV computes the same product; it reads both triangles, twice
+            // OpenBLAS's memory traffic on this memory-bound step.
+            Form::Symv { y, a, x } if self.lib.knows(Kernel::Gemv) => Form::Gemv { y, a, x },
             other => other,
         };
         let lib_kernel = match &f {
