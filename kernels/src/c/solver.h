@@ -1,4 +1,7 @@
 
+/* Lane indices for __builtin_shuffle. */
+typedef int64_t ps_v4i __attribute__((vector_size(32)));
+
 /* y[0..n) -= a * x[0..n), four at a time: gcc -O2's cost model vectorises no loop of
    unknown trip count, and these are the inner loops of the block solvers. */
 static inline __attribute__((unused)) void ps_axpy_neg(int64_t n, double a, const double *x, double *y)
@@ -7,6 +10,18 @@ static inline __attribute__((unused)) void ps_axpy_neg(int64_t n, double a, cons
   int64_t i = 0;
   for (; i + 4 <= n; i += 4) *(ps_v4du *)(y + i) -= av * *(const ps_v4du *)(x + i);
   for (; i < n; i++) y[i] -= a * x[i];
+}
+
+/* y[0..n) -= a * x[0..-n): x walked backwards (a column of a reversed triangle, whose row
+   stride is -1: the canonical lower form of an upper solve in column-major storage), four
+   lanes at a time, x's reversed by a shuffle. */
+static inline __attribute__((unused)) void ps_axpy_neg_rev(int64_t n, double a, const double *x, double *y)
+{
+  const ps_v4i rev = {3, 2, 1, 0};
+  const ps_v4d av = {a, a, a, a};
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) *(ps_v4du *)(y + i) -= av * __builtin_shuffle(*(const ps_v4du *)(x - i - 3), rev);
+  for (; i < n; i++) y[i] -= a * x[-i];
 }
 
 /* sum of x[i] * y[i] over [0, n), with four vector accumulators. */
@@ -28,7 +43,6 @@ static inline __attribute__((unused)) double ps_dot(int64_t n, const double *x, 
    column stride is -1: the canonical lower form of an upper solve). Four lanes at a time,
    x's reversed by a shuffle; the strided scalar loop it replaces ran TRSV with a lower
    triangle and CblasTrans at a quarter of OpenBLAS's speed. */
-typedef int64_t ps_v4i __attribute__((vector_size(32)));
 static inline __attribute__((unused)) double ps_dot_rev(int64_t n, const double *x, const double *y)
 {
   const ps_v4i rev = {3, 2, 1, 0};
