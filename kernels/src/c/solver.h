@@ -58,6 +58,48 @@ static inline __attribute__((unused)) double ps_dot_rev(int64_t n, const double 
   return s;
 }
 
+/* s[r] = sum of x[r][d * i] * y[i] over [0, n) for four rows x[0..3] walked forwards
+   (d = 1) or backwards (d = -1): the rows of one update tile of TRSV by rows. One load of y
+   per four rows, two steps of four lanes in flight per row (eight independent sums: a single
+   dot product's two chains left the FMA units waiting on their latency). Backwards, y's
+   lanes are reversed once per step instead of each row's. */
+static inline __attribute__((unused)) void ps_dot4(int64_t n, int d, const double *const x[4], const double *y,
+                                                    double s[4])
+{
+  const ps_v4i rev = {3, 2, 1, 0};
+  ps_v4d a0 = {0}, a1 = {0}, a2 = {0}, a3 = {0}, b0 = {0}, b1 = {0}, b2 = {0}, b3 = {0};
+  const double *x0 = x[0], *x1 = x[1], *x2 = x[2], *x3 = x[3];
+  int64_t i = 0;
+  if (d == 1)
+    for (; i + 8 <= n; i += 8) {
+      const ps_v4d y0 = *(const ps_v4du *)(y + i), y1 = *(const ps_v4du *)(y + i + 4);
+      a0 += *(const ps_v4du *)(x0 + i) * y0; b0 += *(const ps_v4du *)(x0 + i + 4) * y1;
+      a1 += *(const ps_v4du *)(x1 + i) * y0; b1 += *(const ps_v4du *)(x1 + i + 4) * y1;
+      a2 += *(const ps_v4du *)(x2 + i) * y0; b2 += *(const ps_v4du *)(x2 + i + 4) * y1;
+      a3 += *(const ps_v4du *)(x3 + i) * y0; b3 += *(const ps_v4du *)(x3 + i + 4) * y1;
+    }
+  else
+    for (; i + 8 <= n; i += 8) {
+      const ps_v4d y0 = __builtin_shuffle(*(const ps_v4du *)(y + i), rev);
+      const ps_v4d y1 = __builtin_shuffle(*(const ps_v4du *)(y + i + 4), rev);
+      a0 += *(const ps_v4du *)(x0 - i - 3) * y0; b0 += *(const ps_v4du *)(x0 - i - 7) * y1;
+      a1 += *(const ps_v4du *)(x1 - i - 3) * y0; b1 += *(const ps_v4du *)(x1 - i - 7) * y1;
+      a2 += *(const ps_v4du *)(x2 - i - 3) * y0; b2 += *(const ps_v4du *)(x2 - i - 7) * y1;
+      a3 += *(const ps_v4du *)(x3 - i - 3) * y0; b3 += *(const ps_v4du *)(x3 - i - 7) * y1;
+    }
+  a0 += b0; a1 += b1; a2 += b2; a3 += b3;
+  s[0] = a0[0] + a0[1] + a0[2] + a0[3];
+  s[1] = a1[0] + a1[1] + a1[2] + a1[3];
+  s[2] = a2[0] + a2[1] + a2[2] + a2[3];
+  s[3] = a3[0] + a3[1] + a3[2] + a3[3];
+  for (; i < n; i++) {
+    s[0] += x0[d * i] * y[i];
+    s[1] += x1[d * i] * y[i];
+    s[2] += x2[d * i] * y[i];
+    s[3] += x3[d * i] * y[i];
+  }
+}
+
 /* Per-thread workspace: the packed update path and the diagonal-block solver's buffers
    (for blocks of up to `nbd` rows, at most 512). */
 typedef struct {
