@@ -321,38 +321,58 @@ pub(crate) fn emit_trsv(req: &Request) -> Result<KernelParts, KernelError> {
     // too small to pay for a parallel region.
     let (t, _) = canonical(req, "N", None);
     let rev = t.base != "0";
-    // Loops j, i: each block column of T, the diagonal tile first.
-    let (spec, nest) = catalogue_nest(
-        Kernel::Trsv,
-        None,
-        &[1, 0],
-        &["sz_j", "sz_i"],
-        true,
-        &["j", "i"],
-    )?;
     // Pure updates w[I] -= T[I][J] w[J]: by columns where T's columns are contiguous,
     // else by rows (dot products), so that the inner loop has unit stride; the same for
     // the diagonal tiles' substitution.
-    let (update, diag) = if t.rows_adjacent {
+    let by_rows = !t.rows_adjacent;
+    // By columns, loops j, i (right-looking: each block column of T, the diagonal tile
+    // first, then the updates below it). By rows, loops i, j (left-looking: each block row,
+    // its updates, then its diagonal tile), so that when a block row's first update tile
+    // runs, w is final left of it and that tile updates the block row from all of it: one
+    // dot product per row as long as the block row's pure update tiles together, where
+    // tiles of 256 columns broke each row into 2 KiB pieces (the hardware prefetcher
+    // restarting on each; OpenBLAS's transposed TRSV calls GEMV on whole rows too).
+    let (order, sizes, loops, fast): (_, [&str; 2], _, _) = if by_rows {
         (
-            include_str!("c/trsv_update_by_column.c"),
-            include_str!("c/trsv_diag_by_column.c"),
+            [0, 1],
+            ["sz_i", "sz_j"],
+            ["i", "j"],
+            "ps_trsv_step(ps_t, ps_trs, ps_tcs, w, n, (t1) * sz_i, (t2) * sz_j, sz_i, sz_j)",
         )
     } else {
         (
-            include_str!("c/trsv_update_by_row.c"),
-            include_str!("c/trsv_diag_by_row.c"),
+            [1, 0],
+            ["sz_j", "sz_i"],
+            ["j", "i"],
+            "ps_trsv_step(ps_t, ps_trs, ps_tcs, w, n, (t2) * sz_i, (t1) * sz_j, sz_i, sz_j)",
         )
     };
+    let (spec, nest) = catalogue_nest(Kernel::Trsv, None, &order, &sizes, true, &loops)?;
+    let update = if by_rows {
+        // The pure update tiles of block row i0 are those with j0 + szj <= i0: their
+        // columns are [0, floor(i0 / szj) szj), all final in the left-looking order. The
+        // first of them does all; the others have nothing left (a tile across the
+        // diagonal, with other sizes, still runs the catalogue body on its own columns).
+        format!(
+            "  if (j0 != 0) return 1;\n  {{\n    const int64_t je = i0 / szj * szj;\n{}  }}\n",
+            indent(include_str!("c/trsv_update_by_row.c"), "  ")
+        )
+    } else {
+        include_str!("c/trsv_update_by_column.c").to_string()
+    };
+    let diag = if by_rows {
+        include_str!("c/trsv_diag_by_row.c")
+    } else {
+        include_str!("c/trsv_diag_by_column.c")
+    };
     let diag = fill(diag, &[("unit", if unit { "1" } else { "0" })]);
-    let fast = "ps_trsv_step(ps_t, ps_trs, ps_tcs, w, n, (t2) * sz_i, (t1) * sz_j, sz_i, sz_j)";
-    let (defs, undefs) = dispatch(&nest, fast, &["sz_j", "sz_i"]);
+    let (defs, undefs) = dispatch(&nest, fast, &sizes);
     let flags = flag_text(req);
     let body = fill(
         TRSV,
         &[
             ("l_at", l_at(unit)),
-            ("update", update),
+            ("update", &update),
             ("diag", &diag),
             ("layout", layout_name(req.layout)),
             ("flags", &flags["CblasLeft, ".len()..]),
@@ -370,6 +390,7 @@ pub(crate) fn emit_trsv(req: &Request) -> Result<KernelParts, KernelError> {
             ("tcs", &t.cs),
             ("w_at", if rev { "(N - 1 - (r))" } else { "(r)" }),
             ("sizes", &size_decls(&[("i", "n"), ("j", "n")])),
+            ("iters", &nest.iterators.join(", ")),
             ("body", &c_body(spec.body)),
             ("defs", &defs),
             ("fragment", &indent(&nest.fragment, "  ")),

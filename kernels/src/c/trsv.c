@@ -36,7 +36,7 @@ void polyscan_dtrsv_tiled(int64_t N, const double *A, int64_t lda, double *X, in
 #define PS_XE(e) X[incX > 0 ? (e) * incX : ((e) - (N - 1)) * incX]
 #define PS_W_AT(r) @w_at@
   for (int64_t r = 0; r < N; r++) w[r] = PS_XE(PS_W_AT(r));
-@sizes@#define S(j, i) @body@
+@sizes@#define S(@iters@) @body@
 @defs@@fragment@@undefs@  for (int64_t r = 0; r < N; r++) PS_XE(PS_W_AT(r)) = w[r];
 #undef PS_XE
 #undef PS_W_AT
