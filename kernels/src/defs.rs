@@ -132,6 +132,7 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                     c_mask: None,
                     a_lend: None,
                     a_lstart: None,
+                    b_lstart: None,
                 },
                 blk: [
                     "A".into(),
@@ -182,6 +183,7 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                     c_mask: Some("(j) <= (i)".into()),
                     a_lend: None,
                     a_lstart: None,
+                    b_lstart: None,
                 },
                 blk: [
                     "A".into(),
@@ -242,6 +244,7 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                     c_mask: None,
                     a_lend: None,
                     a_lstart: None,
+                    b_lstart: None,
                 },
                 blk: [
                     "A".into(),
@@ -297,6 +300,7 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                     c_mask: Some("(j) <= (i)".into()),
                     a_lend: None,
                     a_lstart: Some("(i)".into()),
+                    b_lstart: None,
                 },
                 blk: [
                     "A".into(),
@@ -388,6 +392,7 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                     c_mask: None,
                     a_lend: lend,
                     a_lstart: lstart,
+                    b_lstart: None,
                 },
                 blk: [
                     "A".into(),

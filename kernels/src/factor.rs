@@ -81,6 +81,7 @@ pub(crate) fn emit_potrf(req: &Request) -> Result<KernelParts, KernelError> {
         c_mask: Some("(j) <= (i)".into()),
         a_lend: None,
         a_lstart: None,
+        b_lstart: None,
     };
     let fast = "ps_potrf_step(PS_W, ps_a, ps_rs, ps_cs, n, &ps_info, &ps_diag, (t1) * sz_k, (t2) * sz_j, (t3) * sz_i, sz_k, sz_j, sz_i)";
     let (defs, undefs) = dispatch(&nest, fast, &["sz_k", "sz_j", "sz_i"]);
@@ -171,6 +172,7 @@ pub(crate) fn emit_getrf(req: &Request) -> Result<KernelParts, KernelError> {
         c_mask: Some("(j) >= x->lo".into()),
         a_lend: None,
         a_lstart: None,
+        b_lstart: None,
     };
     // The rank-1 updates of the panel with the unit-stride index innermost.
     let panel_update = if col {

@@ -54,6 +54,11 @@ pub struct Operands {
     /// micro-panel's all-zero head of the reduction is skipped (LAUUM: `i`; default 0,
     /// the first l of any tile).
     pub a_lstart: Option<String>,
+    /// Where op(B) is zero above a row that grows with the column: the start of the l-range
+    /// that can be non-zero in columns from `j` on, so that a micro-tile's all-zero head of
+    /// the reduction is skipped (TRTRI: `j`, the zeros of the identity above its diagonal;
+    /// default 0).
+    pub b_lstart: Option<String>,
 }
 
 impl Operands {
@@ -108,6 +113,11 @@ pub fn blocked(tag: &str, ops: &Operands) -> String {
         "#define PS_LSTART(i) ({})",
         ops.a_lstart.as_deref().unwrap_or("0")
     );
+    let _ = writeln!(
+        s,
+        "#define PS_BLSTART(j) ({})",
+        ops.b_lstart.as_deref().unwrap_or("0")
+    );
     // Packing A: micro-panel ir holds rows ir..ir+MR-1 as kc columns of MR; rows past the
     // extent and entries outside the domain (the mask) are zeros.
     let pack_a_inner = if ops.opa_i_contiguous {
@@ -136,7 +146,7 @@ pub fn blocked(tag: &str, ops: &Operands) -> String {
         "static __attribute__((unused)) void ps_{tag}_part(ps_blk *x, int64_t i0, int64_t j0, int64_t l0) {{ ps_{tag}_tile(x, i0, j0, l0, {}); }}",
         i32::from(masked)
     );
-    s.push_str("#undef PS_OPA\n#undef PS_OPB\n#undef PS_AMASK\n#undef PS_AMASK_ON\n#undef PS_OPA_COLUMNS\n#undef PS_OPB_ROWS\n#undef PS_CMASK\n#undef PS_LEND\n#undef PS_LSTART\n");
+    s.push_str("#undef PS_OPA\n#undef PS_OPB\n#undef PS_AMASK\n#undef PS_AMASK_ON\n#undef PS_OPA_COLUMNS\n#undef PS_OPB_ROWS\n#undef PS_CMASK\n#undef PS_LEND\n#undef PS_LSTART\n#undef PS_BLSTART\n");
     s
 }
 

@@ -114,12 +114,12 @@ static void ps_@tag@_tile(ps_blk *x, int64_t i0, int64_t j0, int64_t l0, int mas
         inside = c00 && c01 && c10 && c11;
         any = c00 || c01 || c10 || c11;
       }
-      /* Beyond PS_LEND and before PS_LSTART the packed rows of op(A) are zeros: a
-         shorter reduction. */
+      /* Beyond PS_LEND and before PS_LSTART the packed rows of op(A) are zeros, before
+         PS_BLSTART the packed columns of op(B): a shorter reduction. */
       const int64_t lend = PS_LEND(i0 + ir + mr - 1) - l0;
       const int64_t kr = lend < kc ? lend : kc;
-      const int64_t lstart = PS_LSTART(i0 + ir) - l0;
-      const int64_t k0 = lstart > 0 ? lstart : 0;
+      const int64_t lstart = PS_LSTART(i0 + ir) - l0, bstart = PS_BLSTART(j0 + jr) - l0;
+      const int64_t k0 = lstart > bstart ? (lstart > 0 ? lstart : 0) : (bstart > 0 ? bstart : 0);
       if (!any || kr <= k0) continue;
       const double *pa = x->pa + ir * kc + k0 * PS_MR, *pb = x->pb + jr * kc + k0 * PS_NR;
       if (mr == PS_MR && nr == PS_NR && inside) {

@@ -247,6 +247,10 @@ int main(void)
      catalogue body on the diagonal; the last exceeds every extent. */
 #if KIND == 2
   static const int64_t tiles[][3] = { {1, 1}, {4, 3}, {3, 5}, {5, 5}, {16, 16}, {(int64_t)1 << 40, (int64_t)1 << 40} };
+#elif KIND == 5
+  /* TRTRI also with column blocks wider than the equal row and reduction blocks (the
+     default from N = 1536 on): the diagonal solves then see columns right of the block. */
+  static const int64_t tiles[][3] = { {1, 1, 1}, {4, 3, 5}, {16, 16, 16}, {5, 7, 5}, {9, 4, 9}, {(int64_t)1 << 40, 7, (int64_t)1 << 40}, {20, 8, 8} };
 #else
   static const int64_t tiles[][3] = { {1, 1, 1}, {4, 3, 5}, {16, 16, 16}, {5, 7, 5}, {9, 4, 9}, {(int64_t)1 << 40, 7, (int64_t)1 << 40} };
 #endif
