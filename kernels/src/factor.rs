@@ -76,6 +76,7 @@ pub(crate) fn emit_potrf(req: &Request) -> Result<KernelParts, KernelError> {
             cs.replace("lda", "ldb")
         ),
         opb_l_contiguous: cs == "1",
+        opb_unit_columns: cs == "1",
         opb_unit_rows: rs == "1",
         a_mask: None,
         c_mask: Some("(j) <= (i)".into()),
@@ -167,6 +168,7 @@ pub(crate) fn emit_getrf(req: &Request) -> Result<KernelParts, KernelError> {
             cs.replace("lda", "ldb")
         ),
         opb_l_contiguous: col,
+        opb_unit_columns: col,
         opb_unit_rows: !col,
         a_mask: None,
         c_mask: Some("(j) >= x->lo".into()),

@@ -37,6 +37,9 @@ pub struct Operands {
     pub opb: String,
     /// Whether consecutive `l` of op(B) are adjacent in memory.
     pub opb_l_contiguous: bool,
+    /// Whether `opb` is a plain array element with stride +1 along `l`: micro-panels are
+    /// then packed by 4 x 4 vector transposes.
+    pub opb_unit_columns: bool,
     /// Whether `opb` is a plain array element with stride +1 along `j`: rows of a
     /// micro-panel are then packed by vector copies.
     pub opb_unit_rows: bool,
@@ -100,6 +103,11 @@ pub fn blocked(tag: &str, ops: &Operands) -> String {
     let _ = writeln!(s, "#define PS_OPB_ROWS {}", i32::from(ops.opb_unit_rows));
     let _ = writeln!(
         s,
+        "#define PS_OPB_COLUMNS {}",
+        i32::from(ops.opb_unit_columns)
+    );
+    let _ = writeln!(
+        s,
         "#define PS_CMASK(i, j) ({})",
         ops.c_mask.as_deref().unwrap_or("1")
     );
@@ -146,7 +154,7 @@ pub fn blocked(tag: &str, ops: &Operands) -> String {
         "static __attribute__((unused)) void ps_{tag}_part(ps_blk *x, int64_t i0, int64_t j0, int64_t l0) {{ ps_{tag}_tile(x, i0, j0, l0, {}); }}",
         i32::from(masked)
     );
-    s.push_str("#undef PS_OPA\n#undef PS_OPB\n#undef PS_AMASK\n#undef PS_AMASK_ON\n#undef PS_OPA_COLUMNS\n#undef PS_OPB_ROWS\n#undef PS_CMASK\n#undef PS_LEND\n#undef PS_LSTART\n#undef PS_BLSTART\n");
+    s.push_str("#undef PS_OPA\n#undef PS_OPB\n#undef PS_AMASK\n#undef PS_AMASK_ON\n#undef PS_OPA_COLUMNS\n#undef PS_OPB_ROWS\n#undef PS_OPB_COLUMNS\n#undef PS_CMASK\n#undef PS_LEND\n#undef PS_LSTART\n#undef PS_BLSTART\n");
     s
 }
 

@@ -89,6 +89,24 @@ static void ps_@tag@_pack_b(ps_blk *x, int64_t l0, int64_t j0)
       for (int64_t p = 0; p < kc; p++) ps_copy_sliver_row(d + p * PS_NR, &PS_OPB(l0 + p, j0 + jr));
     } else
 #endif
+#if PS_OPB_COLUMNS
+    /* (Compiled only then, as above.) */
+    if (nr == PS_NR) {
+      /* Columns of op(B) are unit-stride arrays: 4 x 4 blocks read as four column vectors
+         and written as four rows by lane shuffles (element by element, the eight strided
+         streams were 40% of TRMM's packing at n = 1024). */
+      const int64_t ld = &PS_OPB(l0, j0 + jr + 1) - &PS_OPB(l0, j0 + jr);
+      int64_t p = 0;
+      for (; p + 4 <= kc; p += 4) {
+        const double *s = &PS_OPB(l0 + p, j0 + jr);
+        for (int64_t q = 0; q + 4 <= PS_NR; q += 4) ps_transpose4(d + p * PS_NR + q, s + q * ld, ld);
+        for (int64_t q = PS_NR / 4 * 4; q < PS_NR; q++)
+          for (int64_t r = 0; r < 4; r++) d[(p + r) * PS_NR + q] = s[r + q * ld];
+      }
+      for (; p < kc; p++)
+        for (int64_t q = 0; q < PS_NR; q++) d[p * PS_NR + q] = PS_OPB(l0 + p, j0 + jr + q);
+    } else
+#endif
     if (nr == PS_NR) {
       /* A whole micro-panel: six streams read in step, the panel written in order. */
       for (int64_t p = 0; p < kc; p++)
