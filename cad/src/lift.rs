@@ -103,6 +103,9 @@ pub struct LiftStats {
     pub delineating: AtomicU64,
     /// Defining polynomials replaced by an irreducible factor to lift over a tower.
     pub minimal_polys: AtomicU64,
+    /// Candidate roots over an algebraic sample taken from an earlier sample with the
+    /// same defining polynomials instead of a new eliminant.
+    pub eliminants_reused: AtomicU64,
     /// How the signs of polynomials at samples were decided (see [`crate::sign_at`]).
     pub signs: SignStats,
 }
@@ -149,7 +152,22 @@ pub struct Lifter<'a> {
     /// Roots already isolated, per basis polynomial (level, index): the coordinates of
     /// the variables it has, and its roots there (see [`Lifter::memo_roots`]).
     roots_memo: Mutex<HashMap<(usize, usize), Vec<MemoRoots>>>,
+    /// Candidate roots already found by [`Lifter::eliminate`], by the specialised
+    /// polynomial and the defining polynomials of the irrational coordinates: the
+    /// eliminant depends on nothing else, so every sample whose coordinates are other
+    /// real roots of the same defining polynomials (the sections of one stack, the cells
+    /// above them) has the same candidates, and isolating an eliminant of degree near 200
+    /// takes up to seconds.
+    eliminant_memo: Option<Mutex<HashMap<EliminantKey, Vec<Algebraic>>>>,
 }
+
+/// The polynomial specialised at the sample's rational coordinates, and the variables
+/// and defining polynomials of its irrational ones.
+type EliminantKey = (Poly, Vec<(usize, UPoly)>);
+
+/// Eliminants remembered per lifting; past this the memo is emptied and filled again
+/// (a bound on memory, the recent entries being the ones asked again).
+const ELIMINANT_MEMO_ENTRIES: usize = 4096;
 
 /// The coordinates a basis polynomial has at a sample, and its roots there.
 type MemoRoots = (Vec<Algebraic>, Vec<Algebraic>);
@@ -217,6 +235,7 @@ impl<'a> Lifter<'a> {
             divisors,
             atom_ids,
             roots_memo: Mutex::new(HashMap::new()),
+            eliminant_memo: Some(Mutex::new(HashMap::new())),
         }
     }
 
@@ -224,6 +243,15 @@ impl<'a> Lifter<'a> {
     pub fn with_limits(self, limits: crate::Limits) -> Lifter<'a> {
         self.stats.signs.set_deadline(limits.deadline);
         Lifter { limits, ..self }
+    }
+
+    /// The same lifter without the memo of eliminants (on by default): every sample
+    /// isolates its own, as a check that the memo changes nothing.
+    pub fn without_eliminant_memo(self) -> Lifter<'a> {
+        Lifter {
+            eliminant_memo: None,
+            ..self
+        }
     }
 
     /// The same lifter for a projection with equational constraints: the basis
@@ -765,32 +793,76 @@ impl<'a> Lifter<'a> {
         irrational: &[usize],
         k: usize,
     ) -> Result<Vec<Algebraic>, CadError> {
-        for minimal in [false, true] {
-            let mut r = g.clone();
-            for &i in irrational.iter().rev() {
-                let mut m = prefix[i].defining_poly();
-                if minimal {
-                    m = minimal_factor(&prefix[i], &m, i, &|| self.stats.signs.late())
-                        .ok_or_else(|| self.stats.signs.timed_out())?;
-                    self.stats.minimal_polys.fetch_add(1, Relaxed);
+        let key: EliminantKey = (
+            g.clone(),
+            irrational
+                .iter()
+                .map(|&i| (i, prefix[i].defining_poly()))
+                .collect(),
+        );
+        let memo = self.eliminant_memo.as_ref();
+        if let Some(hit) = memo
+            .and_then(|m| m.lock().ok())
+            .and_then(|m| m.get(&key).cloned())
+        {
+            self.stats.eliminants_reused.fetch_add(1, Relaxed);
+            return Ok(hit);
+        }
+        let r = UPoly::from_poly(&self.eliminant(g, prefix, irrational, false)?, k)?;
+        if !r.is_zero() {
+            let roots = self.candidates(&r)?;
+            if let Some(mut m) = memo.and_then(|m| m.lock().ok()) {
+                if m.len() >= ELIMINANT_MEMO_ENTRIES {
+                    m.clear();
                 }
-                let late = || self.stats.signs.late();
-                r = r
-                    .resultant_until(&m.to_poly(i), i, &late)
-                    .ok_or_else(|| self.stats.signs.timed_out())?;
+                m.insert(key, roots.clone());
             }
-            if !r.is_zero() {
-                let u = UPoly::from_poly(&r, k)?;
-                if u.degree() == 0 {
-                    return Ok(Vec::new());
-                }
-                return Algebraic::roots_of_until(&u, &|| self.stats.signs.late())?
-                    .ok_or_else(|| self.stats.signs.timed_out());
-            }
+            return Ok(roots);
+        }
+        // With minimal polynomials the eliminant depends on which roots the coordinates
+        // are: not remembered.
+        let r = UPoly::from_poly(&self.eliminant(g, prefix, irrational, true)?, k)?;
+        if !r.is_zero() {
+            return self.candidates(&r);
         }
         Err(CadError::Invariant(
             "resultant against minimal polynomials vanished for a non-nullified polynomial",
         ))
+    }
+
+    /// The real roots of the eliminant `r` (non-zero).
+    fn candidates(&self, r: &UPoly) -> Result<Vec<Algebraic>, CadError> {
+        if r.degree() == 0 {
+            return Ok(Vec::new());
+        }
+        Algebraic::roots_of_until(r, &|| self.stats.signs.late())?
+            .ok_or_else(|| self.stats.signs.timed_out())
+    }
+
+    /// `Res(.. Res(g, m_j) .., m_1)` over the irrational coordinates, with their
+    /// defining polynomials `m_i`, or with the irreducible factors of those through the
+    /// coordinates if `minimal`.
+    fn eliminant(
+        &self,
+        g: &Poly,
+        prefix: &[Algebraic],
+        irrational: &[usize],
+        minimal: bool,
+    ) -> Result<Poly, CadError> {
+        let mut r = g.clone();
+        for &i in irrational.iter().rev() {
+            let mut m = prefix[i].defining_poly();
+            if minimal {
+                m = minimal_factor(&prefix[i], &m, i, &|| self.stats.signs.late())
+                    .ok_or_else(|| self.stats.signs.timed_out())?;
+                self.stats.minimal_polys.fetch_add(1, Relaxed);
+            }
+            let late = || self.stats.signs.late();
+            r = r
+                .resultant_until(&m.to_poly(i), i, &late)
+                .ok_or_else(|| self.stats.signs.timed_out())?;
+        }
+        Ok(r)
     }
 
     /// Over a 0-dimensional cell where `f` vanishes identically: the roots of the first
