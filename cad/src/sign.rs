@@ -36,7 +36,26 @@ pub struct SignStats {
     /// stage's resultants ask it between primes and evaluation points, since one of them
     /// can take longer than a whole time limit.
     deadline: std::sync::OnceLock<(std::time::Instant, std::time::Duration)>,
+    /// The exact stage's resultants `R(y) = Res(y - q, m_1, ..)` by `q` and the defining
+    /// polynomials of the coordinates: they do not depend on which real roots of the
+    /// `m_i` the coordinates are, and lifting asks for the zero proofs of all candidate
+    /// roots of one eliminant, over every sample whose coordinates share their defining
+    /// polynomials (the sections of a stack), with the same ones.
+    zero_radii: std::sync::Mutex<std::collections::HashMap<ResultantKey, ZeroRadius>>,
+    /// Exact-stage queries that took their resultant from `zero_radii`.
+    resultants_reused: AtomicU64,
 }
+
+/// A polynomial and the variables and defining polynomials of its algebraic coordinates.
+type ResultantKey = (Poly, Vec<(usize, UPoly)>);
+
+/// What the exact stage keeps of `R`: when `R(0) = 0`, the other roots' polynomial
+/// `S = R / y^t` and a radius around 0 free of its roots.
+type ZeroRadius = Option<std::sync::Arc<(UPoly, Rat)>>;
+
+/// Resultants kept per [`SignStats`]; past this the memo is emptied and filled again
+/// (a bound on memory: `S` can have degree in the hundreds and long coefficients).
+const ZERO_RADII_ENTRIES: usize = 1024;
 
 impl SignStats {
     /// Sets the deadline the exact stage stops at (the first one set stays).
@@ -52,6 +71,11 @@ impl SignStats {
         self.deadline
             .get()
             .is_some_and(|(at, _)| std::time::Instant::now() > *at)
+    }
+
+    /// How many exact-stage queries reused a resultant of an earlier one.
+    pub(crate) fn resultants_reused(&self) -> u64 {
+        self.resultants_reused.load(Relaxed)
     }
 
     /// The error of a computation stopped by [`SignStats::late`].
@@ -563,31 +587,30 @@ fn sign_by_resultant(
     mut roots: Vec<(usize, Algebraic)>,
     stats: &SignStats,
 ) -> Result<i32, CadError> {
-    let y = q.nvars();
-    let mut r = Poly::var(y).sub(&q);
-    for (v, a) in &roots {
-        r = r
-            .resultant_until(&a.defining_poly().to_poly(*v), *v, &|| stats.late())
-            .ok_or_else(|| stats.timed_out())?;
-    }
-    let r = UPoly::from_poly(&r, y)?;
-    if r.is_zero() {
-        return Err(CadError::Invariant(
-            "the resultant of y - p against defining polynomials is non-zero",
-        ));
-    }
-    // When 0 is a root of R: S = R / y^t, whose roots are the other roots of R, and a
-    // radius around 0 free of them. Every root z of S has |z| > 2^-k for Fujiwara's bound
-    // 2^k on the roots 1/z of S reversed, which is within a factor of about 2 deg R of the
-    // nearest root: a few more bisections of the enclosure, where isolating every real
-    // root of R (as this stage once did for the radius) cost as much as all the rest of
-    // the lifting on the hard random domains of issue 23.
-    let others: Option<(UPoly, Rat)> = if r.coeffs()[0].is_zero() {
-        let s = r.shift_down(r.trailing_zeros());
-        let k = root_bound(&s.reverse())?;
-        Some((s, Rat::dyadic(Int::one(), k)))
-    } else {
-        None
+    let key: ResultantKey = (
+        q.clone(),
+        roots.iter().map(|(v, a)| (*v, a.defining_poly())).collect(),
+    );
+    let known = stats
+        .zero_radii
+        .lock()
+        .ok()
+        .and_then(|m| m.get(&key).cloned());
+    let others = match known {
+        Some(o) => {
+            stats.resultants_reused.fetch_add(1, Relaxed);
+            o
+        }
+        None => {
+            let o = zero_radius(&q, &roots, stats)?;
+            if let Ok(mut m) = stats.zero_radii.lock() {
+                if m.len() >= ZERO_RADII_ENTRIES {
+                    m.clear();
+                }
+                m.insert(key, o.clone());
+            }
+            o
+        }
     };
     for round in 1u32.. {
         // A tiny radius can take many rounds, each with big rationals: ask the deadline.
@@ -598,7 +621,8 @@ fn sign_by_resultant(
         if let Some(s) = e.sign() {
             return Ok(s);
         }
-        if let Some((s, d)) = &others {
+        if let Some(o) = &others {
+            let (s, d) = &**o;
             if -d < e.lo && &e.hi < d {
                 return Ok(0);
             }
@@ -619,6 +643,41 @@ fn sign_by_resultant(
         }
     }
     unreachable!("the rounds of the refinement are not counted past u32::MAX")
+}
+
+/// `R(y) = Res(y - q, m_1, ..)` over the defining polynomials `m_i` of the coordinates
+/// `roots`, reduced to what the exact stage needs of it: see [`ZeroRadius`].
+fn zero_radius(
+    q: &Poly,
+    roots: &[(usize, Algebraic)],
+    stats: &SignStats,
+) -> Result<ZeroRadius, CadError> {
+    let y = q.nvars();
+    let mut r = Poly::var(y).sub(q);
+    for (v, a) in roots {
+        r = r
+            .resultant_until(&a.defining_poly().to_poly(*v), *v, &|| stats.late())
+            .ok_or_else(|| stats.timed_out())?;
+    }
+    let r = UPoly::from_poly(&r, y)?;
+    if r.is_zero() {
+        return Err(CadError::Invariant(
+            "the resultant of y - p against defining polynomials is non-zero",
+        ));
+    }
+    // When 0 is a root of R: S = R / y^t, whose roots are the other roots of R, and a
+    // radius around 0 free of them. Every root z of S has |z| > 2^-k for Fujiwara's bound
+    // 2^k on the roots 1/z of S reversed, which is within a factor of about 2 deg R of the
+    // nearest root: a few more bisections of the enclosure, where isolating every real
+    // root of R (as this stage once did for the radius) cost as much as all the rest of
+    // the lifting on the hard random domains of issue 23.
+    Ok(if r.coeffs()[0].is_zero() {
+        let s = r.shift_down(r.trailing_zeros());
+        let k = root_bound(&s.reverse())?;
+        Some(std::sync::Arc::new((s, Rat::dyadic(Int::one(), k))))
+    } else {
+        None
+    })
 }
 
 #[cfg(test)]
@@ -773,6 +832,43 @@ mod tests {
             "{}",
             stats.snapshot()
         );
+        // The conjugate points (other signs of x and z) share their resultants.
+        assert!(stats.resultants_reused() > 0);
+    }
+
+    #[test]
+    fn remembered_resultants_are_not_mixed_up() {
+        // As above with a = 2 10^16: x b - z = -e / (x b + z) is about -10^-9 for e = 1,
+        // beyond f64 and the interval rounds, so the exact stage decides it, with one
+        // `SignStats` for all points. A resultant taken for e = 0 (0 a root of R, a
+        // radius around 0 far wider than 10^-9) must not serve e = 1.
+        let mut v = Vars::from_names(["x", "y", "z"]);
+        let p = Poly::parse("x*y^3 - z", &mut v).unwrap();
+        let stats = SignStats::new();
+        let a = 2 * 10i64.pow(16);
+        for b in [2i64, -2, 3] {
+            for (xi, zi) in [(1, 1), (0, 0), (1, 0)] {
+                for e in [0i64, 1] {
+                    let x = root(&[-a, 0, 1], xi);
+                    let y = root(&[-b, 0, 0, 1], 0);
+                    let z = root(&[-(a * b * b + e), 0, 1], zi);
+                    let xb = if xi == 1 { b.signum() } else { -b.signum() };
+                    let zs = if zi == 1 { 1 } else { -1 };
+                    let expected = match (e, xb == zs) {
+                        (0, true) => 0,
+                        (_, false) => xb,
+                        (_, true) => -zs,
+                    };
+                    let got = sign_at(&p, &[x, y, z], &stats).unwrap();
+                    assert_eq!(
+                        i64::from(got),
+                        expected,
+                        "b = {b}, e = {e}, roots {xi} {zi}"
+                    );
+                }
+            }
+        }
+        assert!(stats.resultants_reused() > 0);
     }
 
     #[test]
