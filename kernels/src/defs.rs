@@ -125,6 +125,7 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                     opa: element("a", "lda", l, ar, ac),
                     opa_i_contiguous: col != ta,
                     opa_unit_columns: col != ta,
+                    opa_halves: None,
                     opb: element("b", "ldb", l, br, bc),
                     opb_l_contiguous: col != tb,
                     opb_unit_columns: col != tb,
@@ -177,6 +178,7 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                     opa: element("a", "lda", l, "l", "i"),
                     opa_i_contiguous: !col,
                     opa_unit_columns: !col,
+                    opa_halves: None,
                     opb: element("b", "ldb", l, "l", "j"),
                     opb_l_contiguous: col,
                     opb_unit_columns: col,
@@ -239,6 +241,10 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                     opa_i_contiguous: col != upper,
                     // A choice between the two triangles: no single array run.
                     opa_unit_columns: false,
+                    opa_halves: Some((
+                        stored("a", "lda", "i", "l"),
+                        stored("a", "lda", "l", "i"),
+                    )),
                     opb: element("b", "ldb", l, "l", "j"),
                     opb_l_contiguous: col,
                     opb_unit_columns: col,
@@ -296,6 +302,7 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                     opa: element("a", "lda", l, "l", "i"),
                     opa_i_contiguous: !col,
                     opa_unit_columns: !col,
+                    opa_halves: None,
                     opb: format!("(l) >= (j) ? {} : 0.0", element("b", "ldb", l, "l", "j")),
                     opb_l_contiguous: col,
                     // A choice between B and zero: no single array run.
@@ -393,6 +400,7 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                     opa: op("a", "i", "l"),
                     opa_i_contiguous: col != trans,
                     opa_unit_columns: col != trans,
+                    opa_halves: None,
                     opb: element("b", "ldb", l, "l", "j"),
                     opb_l_contiguous: col,
                     opb_unit_columns: col,

@@ -70,6 +70,7 @@ pub(crate) fn emit_potrf(req: &Request) -> Result<KernelParts, KernelError> {
         opa: format!("a[(i) * ({rs}) + (l) * ({cs})]"),
         opa_i_contiguous: rs == "1",
         opa_unit_columns: rs == "1",
+        opa_halves: None,
         opb: format!(
             "b[(j) * ({}) + (l) * ({})]",
             rs.replace("lda", "ldb"),
@@ -162,6 +163,7 @@ pub(crate) fn emit_getrf(req: &Request) -> Result<KernelParts, KernelError> {
         opa: format!("a[(i) * ({rs}) + (l) * ({cs})]"),
         opa_i_contiguous: col,
         opa_unit_columns: col,
+        opa_halves: None,
         opb: format!(
             "b[(l) * ({}) + (j) * ({})]",
             rs.replace("lda", "ldb"),

@@ -33,6 +33,13 @@ pub struct Operands {
     /// Whether `opa` is a plain array element with stride +1 along `i`
     /// (`&op(A)(i + 1, l) == &op(A)(i, l) + 1`): columns are then packed by vector copies.
     pub opa_unit_columns: bool,
+    /// For a symmetric op(A) read from one stored triangle (SYMM): `op(A)(i, l)` where
+    /// `l <= i` and where `l > i`, each a plain array element, the first with stride +1
+    /// along `i` when `opa_i_contiguous`, the second then along `l` (and the other way
+    /// round). A micro-panel's columns left of its rows and right of them are then packed
+    /// by runs along the contiguous direction, only the columns across the diagonal
+    /// element by element.
+    pub opa_halves: Option<(String, String)>,
     /// `op(B)(l, j)` with macro parameters `l`, `j`.
     pub opb: String,
     /// Whether consecutive `l` of op(B) are adjacent in memory.
@@ -100,6 +107,22 @@ pub fn blocked(tag: &str, ops: &Operands) -> String {
         "#define PS_OPA_COLUMNS {}",
         i32::from(ops.opa_unit_columns)
     );
+    let (lo, hi) = ops
+        .opa_halves
+        .clone()
+        .unwrap_or_else(|| (ops.opa.clone(), ops.opa.clone()));
+    let _ = writeln!(s, "#define PS_OPA_LO(i, l) ({lo})");
+    let _ = writeln!(s, "#define PS_OPA_HI(i, l) ({hi})");
+    let _ = writeln!(
+        s,
+        "#define PS_OPA_HALVES {}",
+        i32::from(ops.opa_halves.is_some())
+    );
+    let _ = writeln!(
+        s,
+        "#define PS_OPA_LO_COLUMNS {}",
+        i32::from(ops.opa_i_contiguous)
+    );
     let _ = writeln!(s, "#define PS_OPB_ROWS {}", i32::from(ops.opb_unit_rows));
     let _ = writeln!(
         s,
@@ -154,7 +177,7 @@ pub fn blocked(tag: &str, ops: &Operands) -> String {
         "static __attribute__((unused)) void ps_{tag}_part(ps_blk *x, int64_t i0, int64_t j0, int64_t l0) {{ ps_{tag}_tile(x, i0, j0, l0, {}); }}",
         i32::from(masked)
     );
-    s.push_str("#undef PS_OPA\n#undef PS_OPB\n#undef PS_AMASK\n#undef PS_AMASK_ON\n#undef PS_OPA_COLUMNS\n#undef PS_OPB_ROWS\n#undef PS_OPB_COLUMNS\n#undef PS_CMASK\n#undef PS_LEND\n#undef PS_LSTART\n#undef PS_BLSTART\n");
+    s.push_str("#undef PS_OPA\n#undef PS_OPA_LO\n#undef PS_OPA_HI\n#undef PS_OPA_HALVES\n#undef PS_OPA_LO_COLUMNS\n#undef PS_OPB\n#undef PS_AMASK\n#undef PS_AMASK_ON\n#undef PS_OPA_COLUMNS\n#undef PS_OPB_ROWS\n#undef PS_OPB_COLUMNS\n#undef PS_CMASK\n#undef PS_LEND\n#undef PS_LSTART\n#undef PS_BLSTART\n");
     s
 }
 

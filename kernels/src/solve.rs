@@ -230,6 +230,7 @@ pub(crate) fn emit_trsm(req: &Request) -> Result<KernelParts, KernelError> {
         opa_i_contiguous: t.rows_adjacent,
         // Stride -1 (a reversed triangle) is adjacent too, but not a forward run.
         opa_unit_columns: t.rs == "1",
+        opa_halves: None,
         opb: format!("b[(l) * ({}) + (j) * ({})]", x.rs, x.cs),
         opb_l_contiguous: x.rows_adjacent,
         opb_unit_columns: x.rs == "1",
@@ -427,6 +428,7 @@ pub(crate) fn emit_trtri(req: &Request) -> Result<KernelParts, KernelError> {
         opa: format!("a[(i) * ({rs}) + (l) * ({cs})]"),
         opa_i_contiguous: rs == "1",
         opa_unit_columns: rs == "1",
+        opa_halves: None,
         opb: "b[(l) + (j) * ldb]".into(),
         opb_l_contiguous: true,
         opb_unit_columns: true,

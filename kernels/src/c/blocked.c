@@ -36,6 +36,42 @@ static void ps_@tag@_pack_a(ps_blk *x, int64_t i0, int64_t l0)
   for (int64_t ir = 0; ir < mc; ir += PS_MR) {
     double *restrict d = x->pa + ir * kc;
     const int64_t mr = mc - ir < PS_MR ? mc - ir : PS_MR;
+#if PS_OPA_HALVES
+    if (mr == PS_MR) {
+      /* A symmetric op(A) from one stored triangle (SYMM): the columns left of the panel's
+         rows (l <= its first row) come from one half, those right of them (l > its last
+         row) from the other, each a run along its contiguous direction; only the MR - 1
+         columns across the diagonal choose element by element. The choice per element made
+         half of the reads strided gathers. */
+      const int64_t ia = i0 + ir;
+      const int64_t pl = ia - l0 + 1 < 0 ? 0 : ia - l0 + 1 < kc ? ia - l0 + 1 : kc;
+      const int64_t ph = ia + PS_MR - l0 < pl ? pl : ia + PS_MR - l0 < kc ? ia + PS_MR - l0 : kc;
+#if PS_OPA_LO_COLUMNS
+      for (int64_t p = 0; p < pl; p++) {
+        const double *restrict s = &PS_OPA_LO(ia, l0 + p);
+        *(ps_v4du *)(d + p * PS_MR) = *(const ps_v4du *)s;
+        *(ps_v4du *)(d + p * PS_MR + 4) = *(const ps_v4du *)(s + 4);
+      }
+      for (int64_t r = 0; r < PS_MR; r++) {
+        const double *restrict s = &PS_OPA_HI(ia + r, l0);
+        for (int64_t p = ph; p < kc; p++) d[p * PS_MR + r] = s[p];
+      }
+#else
+      for (int64_t r = 0; r < PS_MR; r++) {
+        const double *restrict s = &PS_OPA_LO(ia + r, l0);
+        for (int64_t p = 0; p < pl; p++) d[p * PS_MR + r] = s[p];
+      }
+      for (int64_t p = ph; p < kc; p++) {
+        const double *restrict s = &PS_OPA_HI(ia, l0 + p);
+        *(ps_v4du *)(d + p * PS_MR) = *(const ps_v4du *)s;
+        *(ps_v4du *)(d + p * PS_MR + 4) = *(const ps_v4du *)(s + 4);
+      }
+#endif
+      for (int64_t p = pl; p < ph; p++)
+        for (int64_t r = 0; r < PS_MR; r++) d[p * PS_MR + r] = PS_OPA(ia + r, l0 + p);
+      continue;
+    }
+#endif
     if (mr == PS_MR && unmasked) {
       /* A whole micro-panel inside the mask: eight rows per step, written in order. */
       for (int64_t p = 0; p < kc; p++)
