@@ -11,19 +11,9 @@ use cad::LiftStats;
 use polys::{Int, Poly};
 use std::sync::atomic::Ordering::Relaxed;
 
-/// splitmix64, one stream per seed.
-struct Rng(u64);
-
-impl Rng {
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        lo + (z % (hi - lo + 1) as u64) as i64
-    }
-}
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// A constant and two or three monomials of degree 1 to 3 over x0, x1, x2.
 fn random_poly(rng: &mut Rng) -> Poly {

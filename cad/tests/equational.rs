@@ -10,22 +10,9 @@ use cad::project::Projection;
 use cad::{Algebraic, Cad, LiftStats};
 use polys::{BigRational, Int, Poly, Vars};
 
-/// splitmix64, one stream per seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % (hi - lo + 1) as u64) as i64
-    }
-}
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// A sum of two or three monomials of degree 1 or 2 over `vars`, and a constant.
 fn random_poly(rng: &mut Rng, vars: &[usize], nvars: usize) -> Poly {

@@ -9,18 +9,9 @@ use cad::lift::Prune;
 use cad::{Cad, LiftStats};
 use polys::{Int, Poly};
 
-struct Rng(u64);
-
-impl Rng {
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        lo + (z % (hi - lo + 1) as u64) as i64
-    }
-}
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 fn atom(p: Poly, rel: Rel) -> Formula {
     Formula::Atom(Atom::compare(&p, rel, &Poly::zero()))
