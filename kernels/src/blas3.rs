@@ -102,8 +102,8 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
     let owned = (req.openmp && def.ops.c_mask.is_none() && def.ops.a_mask.is_none())
         .then(|| omp::parallelize_owned(&nest.fragment, "t3", "PS_OWNS(t3)"))
         .flatten();
-    let fragment = match (req.openmp, &owned) {
-        (true, Some(rows)) => fill(
+    let fragment = match &owned {
+        Some(rows) => fill(
             SPLIT,
             &[
                 ("rows_split", &rows_split),
@@ -112,8 +112,8 @@ pub(crate) fn emit(req: &Request) -> Result<KernelParts, KernelError> {
                 ("cols", &indent(&by_columns(&nest.fragment), "  ")),
             ],
         ),
-        (true, None) => by_columns(&nest.fragment),
-        (false, _) => nest.fragment.clone(),
+        None if req.openmp => by_columns(&nest.fragment),
+        None => nest.fragment.clone(),
     };
     // The row tile's size, as `c/blas3.c` picks it; with the row split, about a multiple
     // of the thread count of row tiles (rounded up to whole micro-tiles).

@@ -351,17 +351,13 @@ pub(crate) fn emit_trsv(req: &Request) -> Result<KernelParts, KernelError> {
         )
     };
     let (spec, nest) = catalogue_nest(Kernel::Trsv, None, &order, &sizes, true, &loops)?;
+    // By rows, the first pure update tile of a block row updates it from all the columns
+    // of the row's pure tiles (`c/trsv_update_by_row.c`); a tile across the diagonal, with
+    // other sizes, still runs the catalogue body on its own columns.
     let update = if by_rows {
-        // The pure update tiles of block row i0 are those with j0 + szj <= i0: their
-        // columns are [0, floor(i0 / szj) szj), all final in the left-looking order. The
-        // first of them does all; the others have nothing left (a tile across the
-        // diagonal, with other sizes, still runs the catalogue body on its own columns).
-        format!(
-            "  if (j0 != 0) return 1;\n  {{\n    const int64_t je = i0 / szj * szj;\n{}  }}\n",
-            indent(include_str!("c/trsv_update_by_row.c"), "  ")
-        )
+        include_str!("c/trsv_update_by_row.c")
     } else {
-        include_str!("c/trsv_update_by_column.c").to_string()
+        include_str!("c/trsv_update_by_column.c")
     };
     let diag = if by_rows {
         include_str!("c/trsv_diag_by_row.c")
@@ -375,7 +371,7 @@ pub(crate) fn emit_trsv(req: &Request) -> Result<KernelParts, KernelError> {
         TRSV,
         &[
             ("l_at", l_at(unit)),
-            ("update", &update),
+            ("update", update),
             ("diag", &diag),
             ("layout", layout_name(req.layout)),
             ("flags", &flags["CblasLeft, ".len()..]),
