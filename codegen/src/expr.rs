@@ -236,6 +236,31 @@ impl Expr {
         }
     }
 
+    /// Adds the polynomials the expression evaluates (arguments, divisors, coefficients)
+    /// to `out`.
+    pub fn polys_into<'a>(&'a self, out: &mut Vec<&'a Poly>) {
+        match self {
+            Expr::Poly(p) | Expr::Isqrt(p) | Expr::CeilSqrt(p) => out.push(p),
+            Expr::Sum(v) | Expr::Max(v) | Expr::Min(v) => v.iter().for_each(|x| x.polys_into(out)),
+            Expr::Neg(x) | Expr::Scaled(_, x) | Expr::Root { arg: x, .. } => x.polys_into(out),
+            Expr::FloorDiv(x, d) | Expr::CeilDiv(x, d) => {
+                x.polys_into(out);
+                out.push(d);
+            }
+            Expr::Aligned {
+                offset, residue, ..
+            } => {
+                offset.polys_into(out);
+                out.push(residue);
+            }
+            Expr::RootSearch { coeffs, lo, hi, .. } => {
+                out.extend(coeffs);
+                lo.polys_into(out);
+                hi.polys_into(out);
+            }
+        }
+    }
+
     /// Whether the expression reads variable `v`.
     pub fn reads(&self, v: usize) -> bool {
         let mut vs = std::collections::BTreeSet::new();

@@ -96,6 +96,7 @@
 
 pub mod ast;
 pub mod bounds;
+mod bracket;
 mod c_ast;
 mod c_lowering;
 #[cfg(test)]

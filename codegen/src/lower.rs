@@ -13,6 +13,7 @@
 
 use crate::ast::Node;
 use crate::bounds::{root_bound, root_form, BoundError, RootForm, RootSite, Round, Transcript};
+use crate::bracket::{bracketed_search, safe_bits, KEEP_CLOSED_BITS};
 use crate::error::GenError;
 use crate::expr::Expr;
 use crate::interp::instances_at;
@@ -318,8 +319,52 @@ impl Lowering<'_> {
     }
 
     /// One end of a cell's range: `b` rounded as asked, where `value` is the neighbouring
-    /// section's sample (the root at the sample).
+    /// section's sample (the root at the sample). A closed form whose `int64_t`
+    /// arithmetic overflows for small variables gives way to a search between constant
+    /// neighbours where one exists and keeps more headroom (see `bracket`).
     fn bound(
+        &self,
+        level: &Level,
+        prefix: &[Algebraic],
+        b: &Bound,
+        value: Option<&Algebraic>,
+        round: Round,
+    ) -> Side {
+        let closed = self.closed_bound(level, prefix, b, value, round)?;
+        let (Some(e), Bound::Roots(refs)) = (&closed, b) else {
+            return Ok(closed);
+        };
+        let bits = safe_bits(e);
+        if level.zero_dim || bits >= KEEP_CLOSED_BITS {
+            return Ok(closed);
+        }
+        let r = refs[0];
+        let k = prefix.len();
+        let site = RootSite {
+            prefix,
+            zero_dim: level.zero_dim,
+            stats: self.stats,
+            stack: level.cells,
+            basis: &self.cad.projection.levels[k],
+            nroots: &level.nroots,
+            transcript: None,
+        };
+        let f = &self.cad.projection.levels[k][r.poly];
+        match bracketed_search(f, r.root, &site) {
+            Some(form) => {
+                let search = form.bound(round).fold_constants();
+                Ok(Some(if safe_bits(&search) > bits {
+                    Rc::new(search)
+                } else {
+                    Rc::clone(e)
+                }))
+            }
+            None => Ok(closed),
+        }
+    }
+
+    /// [`Lowering::bound`] by the closed forms of `bounds` (memoised).
+    fn closed_bound(
         &self,
         level: &Level,
         prefix: &[Algebraic],

@@ -1,0 +1,165 @@
+//! Roots bracketed by constant sections: a bound found by bisection between neighbours
+//! of the stack that are constants over the whole parent cell (a box bound
+//! `-3 <= i <= 5`, a factor `i`) or a quadratic's vertex, chosen where the closed form's
+//! `int64_t` arithmetic would overflow for small parameters.
+//!
+//! The quadratic formula squares its coefficients: a root of `a i^2 + b i + c` whose
+//! coefficients have degree 17 in `n` becomes an integer square root of a polynomial of
+//! degree 34, which leaves `int64_t` at `n = 3`. Evaluating `a i^2 + b i + c` itself at
+//! integers `i` of a constant range needs only the coefficients (in `int64_t`) and the
+//! products (in `__int128`, as `ps_root_search` does).
+
+use crate::bounds::{divide, RootForm, RootSite};
+use crate::expr::Expr;
+use cad::lift::{Bound, Cell, CellKind};
+use cad::sign_at;
+use polys::{Coeff, Int, Poly};
+
+/// Bits of headroom the closed form must keep: it stays when its polynomials cannot
+/// overflow for every variable in `[-2^KEEP_CLOSED_BITS, 2^KEEP_CLOSED_BITS]` (by
+/// [`safe_bits`]), which every bound a person would write does.
+pub(crate) const KEEP_CLOSED_BITS: u32 = 12;
+
+/// Root `j` (1-based) of the basis polynomial `f` in `x_k` (`k = site.prefix.len()`) by
+/// bisection between separators `L < root < U` with no other root of `f` strictly between
+/// them: on each side the nearest section that is a constant over the parent cell, or,
+/// for a quadratic whose other root comes first, the vertex `-b / 2a`. `None` where a
+/// side has neither, or `f` does not change sign at the root (a root of even
+/// multiplicity; bisection needs the sign change).
+///
+/// The search evaluates `f` at the integers `floor(L) + 1 ..= floor(U)`: those left of
+/// the root lie in cells between `L` and the root, where `f` has the sign of the cell
+/// just below the root's section (sign-invariance of the stack's cells over the parent
+/// cell, and no root of `f` between), and those right of it the opposite sign, or 0 at
+/// `U` when `U` is itself a root of `f`.
+pub(crate) fn bracketed_search(f: &Poly, j: usize, site: &RootSite) -> Option<RootForm> {
+    let k = site.prefix.len();
+    let fi = site.basis.iter().position(|b| b == f)?;
+    let root_of = |c: &Cell, poly: usize| match &c.lower {
+        Bound::Roots(refs) => refs.iter().find(|r| r.poly == poly).map(|r| r.root),
+        _ => None,
+    };
+    let p = site
+        .stack
+        .iter()
+        .position(|c| c.kind == CellKind::Section && root_of(c, fi) == Some(j))?;
+    // Coefficients in x_k, without leading ones that vanish on the cell (all of them are
+    // then projection factors and vanish on the whole cell), made to lead positively.
+    let sign = |q: &Poly| sign_at(q, site.prefix, site.stats).ok();
+    let mut coeffs = f.coeffs(k);
+    let mut flip = 1;
+    while let Some(c) = coeffs.last() {
+        match sign(c)? {
+            0 => {
+                coeffs.pop();
+            }
+            s => {
+                flip = s;
+                break;
+            }
+        }
+    }
+    if coeffs.len() < 2 {
+        return None;
+    }
+    if flip < 0 {
+        coeffs = coeffs.iter().map(Poly::neg).collect();
+    }
+    // Between two roots of a quadratic lies its vertex -b / 2a (a > 0 now): its floor
+    // separates them.
+    let vertex = (coeffs.len() == 3).then(|| {
+        divide(
+            Expr::Poly(coeffs[1].neg()),
+            &coeffs[2].scale(&Int::from(2)),
+            false,
+        )
+    });
+    // The floor of the nearest constant section among `cells`, or the vertex if a root of
+    // `f` comes first (it would lie between the separator and the root).
+    let constant = |c: &Cell| match &c.lower {
+        Bound::Roots(refs) => refs
+            .iter()
+            .any(|r| (0..k).all(|v| site.basis[r.poly].degree(v) == 0)),
+        _ => false,
+    };
+    let separator = |cells: &mut dyn Iterator<Item = &Cell>| -> Option<Expr> {
+        for c in cells.filter(|c| c.kind == CellKind::Section) {
+            if constant(c) {
+                return Some(Expr::Poly(Poly::constant(Int::from(c.sample.floor()))));
+            }
+            if root_of(c, fi).is_some() {
+                return vertex.clone();
+            }
+        }
+        None
+    };
+    let lo = separator(&mut site.stack[..p].iter().rev())?;
+    let hi = separator(&mut site.stack[p + 1..].iter())?;
+    let sign_in = |c: &Cell| {
+        let mut point = site.prefix.to_vec();
+        point.push(c.sample.clone());
+        sign_at(f, &point, site.stats).ok()
+    };
+    let before = flip * sign_in(site.stack.get(p.checked_sub(1)?)?)?;
+    let after = flip * sign_in(site.stack.get(p + 1)?)?;
+    if before == 0 || after != -before {
+        return None;
+    }
+    Some(RootForm::Search {
+        coeffs,
+        lo,
+        hi,
+        before,
+    })
+}
+
+/// An estimate of how far the variables may range before evaluating `e` in `int64_t`
+/// can overflow: the largest `b` such that every polynomial of `e` has all its terms
+/// within `2^62 / (number of terms)` for variables in `[-2^b, 2^b]` (Horner's partial
+/// results are sums of such terms divided by powers of the variable). Square roots and
+/// divisions only shrink values; the estimate chooses between forms, the exact analysis
+/// is [`crate::overflow`].
+pub(crate) fn safe_bits(e: &Expr) -> u32 {
+    let mut polys = Vec::new();
+    e.polys_into(&mut polys);
+    polys.into_iter().map(poly_safe_bits).min().unwrap_or(62)
+}
+
+fn poly_safe_bits(p: &Poly) -> u32 {
+    // ceil(log2(terms)): the bits a sum of that many terms can add.
+    let spread = usize::BITS - p.len().saturating_sub(1).leading_zeros();
+    p.terms()
+        .iter()
+        .filter_map(|(m, c)| {
+            let d = m.total_degree();
+            let room = 62i64 - i64::from(spread) - c.bits() as i64;
+            (d > 0).then(|| (room.max(0) / d as i64) as u32)
+        })
+        .min()
+        .unwrap_or(62)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use polys::Vars;
+
+    /// Variables in order of appearance: `n` first in every test.
+    fn parse(s: &str) -> Poly {
+        let mut vars = Vars::new();
+        Poly::parse("n", &mut vars).expect("a variable");
+        Poly::parse(s, &mut vars).expect("test polynomial")
+    }
+
+    #[test]
+    fn safe_bits_shrinks_with_degree_and_size() {
+        let e = |s: &str| Expr::Poly(parse(s));
+        // n - i*i: 2 terms, degree 2: (62 - 1 - 1) / 2.
+        assert_eq!(safe_bits(&e("n - i*i")), 30);
+        assert_eq!(safe_bits(&e("5")), 62);
+        // 65536 n^34: (62 - 0 - 17) / 34.
+        assert_eq!(safe_bits(&e("65536*n^34")), 1);
+        let sqrt = Expr::Isqrt(parse("65536*n^34 + n"));
+        assert_eq!(safe_bits(&Expr::Sum(vec![e("n"), sqrt])), 1);
+    }
+}
