@@ -15,7 +15,8 @@
 #   OUT=/tmp/before bash benches/hard_domains.sh # keep the per-domain table
 #   POLYSCAN=/tmp/old/polyscan DOMAINS=/tmp/before/domains bash benches/hard_domains.sh
 #                                                # another binary, the same domain files
-# Outcomes: ok (generated and verified), wrong (verify failed: a bug), unverified (generated,
+# Outcomes: ok (generated and verified), wrong (verify failed: a bug), overflow (the checked
+# code overflowed int64_t at a listed parameter value), unverified (generated,
 # but verify, which generates again and compiles, ran out of time), timeout (exit 3),
 # killed (still running 5 s after T: the deadline was not checked), unsupported (a loop bound
 # of degree >= 3 that is not a binomial), error (any other exit).
@@ -62,12 +63,17 @@ for f in $(ls "$domains"/hard-*.pset | head -n "$COUNT"); do
       for s in "${sets[@]}"; do args+=(--params "$s"); done
       set +e
       timeout -k 2 $((2 * TIMEOUT + 60)) "$polyscan" verify "$f" --timeout $((2 * TIMEOUT)) \
-        "${args[@]}" >"$OUT/verify-$name.txt" 2>&1
+        --check-overflow "${args[@]}" >"$OUT/verify-$name.txt" 2>&1
       vrc=$?
       set -e
       case $vrc in
         0) outcome=ok ;;
-        3 | 124 | 137) outcome=unverified ;; # verify itself ran out of time
+        # Checked arithmetic stops with exit 3 at an int64_t overflow (the code is exact
+        # only inside its safe parameter range, see `gen --stats`); otherwise verify
+        # itself ran out of time.
+        3 | 124 | 137)
+          if grep -q "overflowed int64_t" "$OUT/verify-$name.txt"; then outcome=overflow; else outcome=unverified; fi
+          ;;
         *) outcome=wrong ;;
       esac
       ;;
