@@ -227,19 +227,46 @@ pub fn emit_with(
     text.map_err(|e| Diagnostic::new(ExitCode::Resource, e.to_string()))
 }
 
+/// Parameters below this magnitude are what users of a loop generator pass (problem
+/// sizes, tile sizes): a safe range narrower than it is reported even unasked.
+const WARN_BELOW: i64 = 1 << 16;
+
+/// The warning for a safe parameter range narrower than [`WARN_BELOW`], if it is.
+fn narrow_range_warning(range: &codegen::overflow::SafeRange, checked: bool) -> Option<String> {
+    use codegen::overflow::SafeRange;
+    let what = match range {
+        SafeRange::Bound { bound, .. } if *bound < WARN_BELOW => {
+            format!("only for parameters in [-{bound}, {bound}]")
+        }
+        SafeRange::Unsafe(_) => "at no parameter value".to_string(),
+        _ => return None,
+    };
+    let advice = if checked {
+        "the checked code stops with a message where it would overflow"
+    } else {
+        "beyond it the code may run wrong iterations; --check-overflow stops there with a message, --stats names the expression"
+    };
+    Some(format!(
+        "warning: the generated code's int64_t arithmetic is proven safe {what}: {advice}"
+    ))
+}
+
 pub fn run(args: GenArgs) -> Result<(), Diagnostic> {
     let Outcome {
         generated: g,
         stats,
         ..
     } = generate_file(&args.file, &args.choices, args.limits)?;
-    // The range analysis runs only when asked for, so default output stays as it was.
-    let range =
-        (args.check_overflow || args.stats).then(|| codegen::overflow::safe_parameter_bound(&g));
-    let header = range.as_ref().map(|r| r.comment());
+    // The range heads the output only when asked for, so default output stays as it was;
+    // a narrow range is worth a warning on standard error either way.
+    let range = codegen::overflow::safe_parameter_bound(&g);
+    let asked = args.check_overflow || args.stats;
+    let header = asked.then(|| range.comment());
     let text = emit_with(&g, args.emit, args.check_overflow, header.as_deref())?;
-    if let Some(r) = range.as_ref().filter(|_| args.stats) {
-        eprintln!("{}", r.describe());
+    if args.stats {
+        eprintln!("{}", range.describe());
+    } else if let Some(w) = narrow_range_warning(&range, args.check_overflow) {
+        eprintln!("{w}");
     }
     if args.stats {
         match &g.cad {
