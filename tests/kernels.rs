@@ -551,6 +551,35 @@ fn openmp_kernels_are_bit_identical_on_one_and_two_threads() {
     assert!(stdout.contains(", 0 failures"), "{stdout}");
 }
 
+/// SYRK computes A^T A: `--trans T` names that form (the same code, the flag in the
+/// header's command), `--trans N` (A A^T) is refused as bad input.
+#[test]
+fn syrk_takes_trans_t_only() {
+    let bin = env!("CARGO_BIN_EXE_polyscan");
+    let run = |extra: &[&str]| {
+        Command::new(bin)
+            .args(["kernel", "SYRK", "--uplo", "L"])
+            .args(extra)
+            .output()
+            .expect("run polyscan")
+    };
+    let plain = run(&[]);
+    let t = run(&["--trans", "T"]);
+    assert!(plain.status.success() && t.status.success());
+    let body = |o: &std::process::Output| {
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        text.lines()
+            .filter(|l| !l.contains("polyscan kernel"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(body(&plain), body(&t));
+    assert!(String::from_utf8_lossy(&t.stdout).contains("--trans T"));
+    let n = run(&["--trans", "N"]);
+    assert_eq!(n.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&n.stderr).contains("A^T*A"));
+}
+
 #[test]
 fn flags_a_kernel_does_not_take_are_bad_input() {
     let bin = env!("CARGO_BIN_EXE_polyscan");

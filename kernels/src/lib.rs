@@ -87,6 +87,15 @@ pub fn emit_parts(req: &Request) -> Result<KernelParts, KernelError> {
             "{flag} does not apply to {name}"
         )));
     }
+    // SYRK is generated in its CblasTrans form (C := alpha A^T A + beta C), which
+    // `--trans T` names; the other form is a different domain.
+    if req.kernel == Blas::Syrk && req.trans == Some(Trans::No) {
+        return Err(KernelError::BadInput(
+            "SYRK is generated as C := alpha*A^T*A + beta*C (--trans T, the default); \
+             --trans N (A*A^T) is not generated"
+                .into(),
+        ));
+    }
     match req.kernel {
         Blas::Gemm | Blas::Syrk | Blas::Symm | Blas::Trmm | Blas::Lauum => blas3::emit(req),
         Blas::Gemv => gemv::emit(req),

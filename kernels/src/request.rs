@@ -200,7 +200,10 @@ impl Blas {
     /// Whether `--trans` means something for this kernel (GEMM: op(A); TRMM, TRSM, TRSV:
     /// the triangle).
     pub fn takes_trans(self) -> bool {
-        matches!(self, Blas::Trmm | Blas::Trsm | Blas::Trsv | Blas::Gemm)
+        matches!(
+            self,
+            Blas::Trmm | Blas::Trsm | Blas::Trsv | Blas::Gemm | Blas::Syrk
+        )
     }
 
     /// Whether `--transb` means something for this kernel (GEMM: op(B)).

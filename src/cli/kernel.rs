@@ -72,7 +72,8 @@ pub struct KernelArgs {
     /// TRSV, POTRF, TRTRI; default L; LAUUM takes L only).
     #[arg(long)]
     pub uplo: Option<UploArg>,
-    /// Transposition of the triangular operand (TRMM, TRSM, TRSV) or of A (GEMM; default N).
+    /// Transposition of the triangular operand (TRMM, TRSM, TRSV) or of A (GEMM; default N;
+    /// SYRK: T only, the C := alpha*A^T*A + beta*C it computes).
     #[arg(long)]
     pub trans: Option<TransArg>,
     /// Transposition of B (GEMM; default N).
