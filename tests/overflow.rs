@@ -355,7 +355,7 @@ fn gen_flag_heads_the_output_with_the_range_and_checks() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("overflow: safe for parameters in"));
 }
 
-/// A safe range narrower than 2^16 is reported on standard error even unasked; a wide
+/// A safe range narrower than 2^12 is reported on standard error even unasked; a wide
 /// one (every tiny domain's) is not, and the code on standard output is the same.
 #[test]
 fn gen_warns_of_a_narrow_safe_range() {
