@@ -330,11 +330,17 @@ impl Lowering<'_> {
         value: Option<&Algebraic>,
         round: Round,
     ) -> Side {
-        let closed = self.closed_bound(level, prefix, b, value, round)?;
-        let (Some(e), Bound::Roots(refs)) = (&closed, b) else {
-            return Ok(closed);
+        let Bound::Roots(refs) = b else {
+            return Ok(None);
         };
-        let bits = safe_bits(e);
+        let closed = match self.closed_bound(level, prefix, b, value, round) {
+            // A root of degree 3 or more without derivative separators in the stack:
+            // constant neighbours can separate it, which spares a decomposition with the
+            // derivatives in its projection.
+            Err(GenError::Bound(BoundError::Degree { .. })) if !level.zero_dim => None,
+            other => other?,
+        };
+        let bits = closed.as_deref().map_or(0, safe_bits);
         if level.zero_dim || bits >= KEEP_CLOSED_BITS {
             return Ok(closed);
         }
@@ -350,16 +356,14 @@ impl Lowering<'_> {
             transcript: None,
         };
         let f = &self.cad.projection.levels[k][r.poly];
-        match bracketed_search(f, r.root, &site) {
-            Some(form) => {
-                let search = form.bound(round).fold_constants();
-                Ok(Some(if safe_bits(&search) > bits {
-                    Rc::new(search)
-                } else {
-                    Rc::clone(e)
-                }))
-            }
-            None => Ok(closed),
+        let search =
+            bracketed_search(f, r.root, &site).map(|form| form.bound(round).fold_constants());
+        match (search, closed) {
+            (Some(s), Some(e)) if safe_bits(&s) <= bits => Ok(Some(e)),
+            (Some(s), _) => Ok(Some(Rc::new(s))),
+            (None, Some(e)) => Ok(Some(e)),
+            // No separators at all: the error that asks for the derivatives.
+            (None, None) => self.closed_bound(level, prefix, b, value, round),
         }
     }
 
