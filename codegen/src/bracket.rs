@@ -27,11 +27,13 @@ pub(crate) const KEEP_CLOSED_BITS: u32 = 12;
 /// side has neither, or `f` does not change sign at the root (a root of even
 /// multiplicity; bisection needs the sign change).
 ///
-/// The search evaluates `f` at the integers `floor(L) + 1 ..= floor(U)`: those left of
-/// the root lie in cells between `L` and the root, where `f` has the sign of the cell
-/// just below the root's section (sign-invariance of the stack's cells over the parent
-/// cell, and no root of `f` between), and those right of it the opposite sign, or 0 at
-/// `U` when `U` is itself a root of `f`.
+/// The search evaluates `f` at the integers from `floor(L) + 1` up to the last one below
+/// `U` (`ceil(U) - 1` for a constant section, which may be a root of `f` itself;
+/// `floor(U)` for the vertex, which is not): those left of the root lie in cells between
+/// `L` and the root, where `f` has the sign of the cell just below the root's section
+/// (sign-invariance of the stack's cells over the parent cell, and no root of `f`
+/// between), and those right of it the opposite sign, so that a zero it meets is the
+/// root itself.
 pub(crate) fn bracketed_search(f: &Poly, j: usize, site: &RootSite) -> Option<RootForm> {
     let k = site.prefix.len();
     let fi = site.basis.iter().position(|b| b == f)?;
@@ -82,19 +84,29 @@ pub(crate) fn bracketed_search(f: &Poly, j: usize, site: &RootSite) -> Option<Ro
             .any(|r| (0..k).all(|v| site.basis[r.poly].degree(v) == 0)),
         _ => false,
     };
-    let separator = |cells: &mut dyn Iterator<Item = &Cell>| -> Option<Expr> {
+    // `above`: the largest integer strictly below the section, not its floor. A constant
+    // section may itself be an integer root of `f` (f = i (i^2 + 3i - 1)...: the roots
+    // -0.92 and 0), and the search reads a zero at its last integer as the root it
+    // looks for being that integer.
+    let separator = |cells: &mut dyn Iterator<Item = &Cell>, above: bool| -> Option<Expr> {
         for c in cells.filter(|c| c.kind == CellKind::Section) {
             if constant(c) {
-                return Some(Expr::Poly(Poly::constant(Int::from(c.sample.floor()))));
+                let end = if above {
+                    Int::from(c.sample.ceil()).sub(&Int::from(1))
+                } else {
+                    Int::from(c.sample.floor())
+                };
+                return Some(Expr::Poly(Poly::constant(end)));
             }
             if root_of(c, fi).is_some() {
+                // Never a root of `f`: the sign change at the root rules out a double one.
                 return vertex.clone();
             }
         }
         None
     };
-    let lo = separator(&mut site.stack[..p].iter().rev())?;
-    let hi = separator(&mut site.stack[p + 1..].iter())?;
+    let lo = separator(&mut site.stack[..p].iter().rev(), false)?;
+    let hi = separator(&mut site.stack[p + 1..].iter(), true)?;
     let sign_in = |c: &Cell| {
         let mut point = site.prefix.to_vec();
         point.push(c.sample.clone());
