@@ -357,11 +357,13 @@ fn run_solver_cases_with(
     std::fs::write(dir.path().join("cases.h"), header + &table).expect("write cases.h");
     let driver = dir.path().join("driver.c");
     std::fs::write(&driver, SOLVE_DRIVER).expect("write driver");
-    // Parallel loops over tiles of 512 multiply-adds and more: the 16 x 16 x 16 tiles.
-    let omp_flag: &[&str] = if openmp {
-        &["-fopenmp", "-DPS_OMP_MIN=512"]
-    } else {
-        &[]
+    // Parallel loops over tiles of 512 multiply-adds and more: the 16 x 16 x 16 tiles
+    // (unless `cflags` sets PS_OMP_MIN itself).
+    let own_min = cflags.iter().any(|f| f.starts_with("-DPS_OMP_MIN="));
+    let omp_flag: &[&str] = match (openmp, own_min) {
+        (true, false) => &["-fopenmp", "-DPS_OMP_MIN=512"],
+        (true, true) => &["-fopenmp"],
+        (false, _) => &[],
     };
     let compile = |src: &std::path::Path, out: &std::path::Path, extra: &[String]| {
         let o = Command::new(&cc)
@@ -442,6 +444,17 @@ fn trsm_matches_naive_loops_for_every_flag_combination() {
 #[test]
 fn trsv_matches_naive_loops_for_every_flag_combination() {
     run_solver(Blas::Trsv, false, &[]);
+}
+
+/// `--openmp`: TRSV's parallel solve (`c/trsv_parallel.c`: look-ahead, rows split across
+/// threads) on two threads, and the tile nest it gives way to on one, for every flag
+/// combination; PS_OMP_MIN=1 makes every solve from n = 5 on with square tiles smaller
+/// than n parallel (tiles of 1, 5 and 16, and the default sizes at n = 300).
+#[test]
+fn openmp_trsv_matches_naive_loops_on_one_and_two_threads() {
+    let min = ["-DPS_OMP_MIN=1"];
+    run_solver_cases_with(Blas::Trsv, true, &[("OMP_NUM_THREADS", "2")], 1, &min);
+    run_solver_cases_with(Blas::Trsv, true, &[("OMP_NUM_THREADS", "1")], 1, &min);
 }
 
 #[test]

@@ -13,7 +13,9 @@
 //! diagonal block first, then the blocks below it) is legal. A tile whose l-range lies
 //! before its i-range is a pure update and runs the packed micro-kernel path; a tile on
 //! the diagonal with equal i and l sizes runs the strip solver `ps_trsm_diag`; any other
-//! tile runs the catalogue body in the nest's order.
+//! tile runs the catalogue body in the nest's order. TRSV under `--openmp` on more than one
+//! thread runs `c/trsv_parallel.c` instead of the tile nest: block steps with one step of
+//! look-ahead, the update below each diagonal block split across the threads by rows.
 
 use crate::catalogue::Kernel;
 use crate::nest::{catalogue_nest, Nest};
@@ -316,12 +318,15 @@ pub(crate) fn emit_trsm(req: &Request) -> Result<KernelParts, KernelError> {
 /// 512 KiB, streamed once; the vector blocks stay in L1).
 const TRSV_NB: i64 = 256;
 
+/// Default tile sizes of TRSV on more than one thread (`c/trsv_parallel.c`): the steps of
+/// the parallel solve, each ending in a barrier, and the look-ahead block thread 0 solves
+/// while the others update; smaller than [`TRSV_NB`] so that the serial start (the first
+/// diagonal block) and the last steps, where the look-ahead is most of the work, are short.
+const TRSV_NB_OMP: i64 = 128;
+
 /// The parts of TRSV's file (every triangle, transposition, diagonal, layout).
 pub(crate) fn emit_trsv(req: &Request) -> Result<KernelParts, KernelError> {
     let unit = req.diag == Some(Diag::Unit);
-    // No `--openmp` loop: every tile reads the part of the solution the tiles before it
-    // wrote, and the only independent tiles (the updates below one diagonal tile) are
-    // too small to pay for a parallel region.
     let (t, _) = canonical(req, "N", None);
     let rev = t.base != "0";
     // Pure updates w[I] -= T[I][J] w[J]: by columns where T's columns are contiguous,
@@ -366,12 +371,67 @@ pub(crate) fn emit_trsv(req: &Request) -> Result<KernelParts, KernelError> {
     };
     let diag = fill(diag, &[("unit", if unit { "1" } else { "0" })]);
     let (defs, undefs) = dispatch(&nest, fast, &sizes);
+    // By rows, a pure update tile of the left-looking nest stands for its block row's
+    // whole update from the columns left of it (see above). By columns, the first pure
+    // update tile of a block column (the first row tile starting at or below the block's
+    // end) updates every row below from the block's columns, final by then, in pieces of
+    // 2048 rows (16 KiB of w in L1), the later tiles nothing: with tiles of 256 rows each
+    // column of T was read in 2 KiB pieces, and at n = 2048 (one thread, wall-clock, caches
+    // flushed) the solve ran at 2.8-3.0 GFLOP/s against OpenBLAS's 3.5-3.8, 3.5-3.9 with
+    // whole columns (2026-11-27; unchanged at n = 512 and 1024).
+    let step_update = if by_rows {
+        "    if (j0 == 0) ps_trsv_update(t, trs, tcs, w, i0, ie, 0, i0 / szj * szj);\n"
+    } else {
+        "    (void)ie;\n    if (i0 == (j0 + szj + szi - 1) / szi * szi)\n      for (int64_t r = i0; r < n; r += 2048)\n        ps_trsv_update(t, trs, tcs, w, r, r + 2048 < n ? r + 2048 : n, j0, je);\n"
+    };
+    // Under `--openmp`, the tile nest gives way to `c/trsv_parallel.c` (a step of look-ahead,
+    // the update below each diagonal block split by rows) when there is more than one
+    // thread, the tiles are square (the block solver runs the diagonal) and the solve has
+    // six times PS_OMP_MIN multiply-adds per thread; one tile's update below a diagonal
+    // block alone was too small to pay for a fork, and every tile reads what the tiles
+    // before it wrote. Measured on two threads (2026-11-27, wall-clock, caches flushed by
+    // a copy of n^2 doubles before each call): the serial solve is ahead up to n = 768
+    // (13.5 against 11.1 GFLOP/s at n = 512: the triangle fits one core's L2 and the
+    // barriers cost), the parallel one from n = 896 on (11.9 against 8.4).
+    let fragment = if req.openmp {
+        format!(
+            "if (PS_NTHREADS > 1 && sz_i == sz_j && sz_j < n && n * n / 2 >= 6 * PS_OMP_MIN * PS_NTHREADS) {{\n  ps_trsv_parallel(ps_t, ps_trs, ps_tcs, w, n, sz_j);\n}} else {{\n{}}}\n",
+            indent(&nest.fragment, "  ")
+        )
+    } else {
+        nest.fragment.clone()
+    };
+    let (nb_pick, nb_omp_note) = if req.openmp {
+        (
+            format!("PS_NTHREADS > 1 ? ps_pick_size(N, {TRSV_NB_OMP}, 8) : ps_pick_size(N, {TRSV_NB}, 4)"),
+            format!(" ({{{TRSV_NB_OMP}, {TRSV_NB_OMP}}} on more than one thread)"),
+        )
+    } else {
+        (format!("ps_pick_size(N, {TRSV_NB}, 4)"), String::new())
+    };
     let flags = flag_text(req);
     let body = fill(
         TRSV,
         &[
             ("l_at", l_at(unit)),
             ("update", update),
+            (
+                "update_order",
+                if by_rows {
+                    "by rows, four dot products at a time"
+                } else {
+                    "by columns, four at a time"
+                },
+            ),
+            ("step_update", step_update),
+            (
+                "parallel",
+                if req.openmp {
+                    include_str!("c/trsv_parallel.c")
+                } else {
+                    ""
+                },
+            ),
             ("diag", &diag),
             ("layout", layout_name(req.layout)),
             ("flags", &flags["CblasLeft, ".len()..]),
@@ -392,9 +452,11 @@ pub(crate) fn emit_trsv(req: &Request) -> Result<KernelParts, KernelError> {
             ("iters", &nest.iterators.join(", ")),
             ("body", &c_body(spec.body)),
             ("defs", &defs),
-            ("fragment", &indent(&nest.fragment, "  ")),
+            ("fragment", &indent(&fragment, "  ")),
             ("undefs", &undefs),
             ("nb", &TRSV_NB.to_string()),
+            ("nb_pick", &nb_pick),
+            ("nb_omp_note", &nb_omp_note),
         ],
     );
     Ok(KernelParts::new(req, String::new(), true, body))

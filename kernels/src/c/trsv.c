@@ -2,6 +2,13 @@
 #define PS_x(e) w[e]
 #define PS_L(r, c) @l_at@
 
+/* w[i0 .. ie) -= T[i0 .. ie, j0 .. je) w[j0 .. je), the columns ending before the rows
+   start (@update_order@, the inner loop with unit stride). */
+static void ps_trsv_update(const double *t, int64_t trs, int64_t tcs, double *w,
+                           int64_t i0, int64_t ie, int64_t j0, int64_t je)
+{
+@update@}
+
 /* One tile (origin i0, j0) of the canonical solve w := inv(T) w: a pure update (its
    columns end before its rows start), or a diagonal tile with equal sizes; 0 otherwise. */
 static int ps_trsv_step(const double *t, int64_t trs, int64_t tcs, double *w, int64_t n,
@@ -9,14 +16,14 @@ static int ps_trsv_step(const double *t, int64_t trs, int64_t tcs, double *w, in
 {
   const int64_t ie = i0 + szi < n ? i0 + szi : n, je = j0 + szj < n ? j0 + szj : n;
   if (j0 + szj <= i0) {
-@update@    return 1;
+@step_update@    return 1;
   }
   if (i0 == j0 && szi == szj) {
 @diag@    return 1;
   }
   return 0;
 }
-
+@parallel@
 /* X := inv(op(A)) X (@layout@-major, @flags@), A N x N, X with increment incX (negative:
    stored backwards, as in BLAS). Canonical form w := inv(T) w with T lower and w a
    unit-stride copy of X@rev_note@.
@@ -43,10 +50,10 @@ void polyscan_dtrsv_tiled(int64_t N, const double *A, int64_t lda, double *X, in
   free(w);
 }
 
-/* Default tile sizes {@nb@, @nb@}, moved within [s/2, s] to fit N. */
+/* Default tile sizes {@nb@, @nb@}@nb_omp_note@, moved within [s/2, s] to fit N. */
 void polyscan_dtrsv(int64_t N, const double *A, int64_t lda, double *X, int64_t incX)
 {
-  const int64_t nb = ps_pick_size(N, @nb@, 4);
+  const int64_t nb = @nb_pick@;
   const int64_t ts[2] = { nb, nb };
   polyscan_dtrsv_tiled(N, A, lda, X, incX, ts);
 }
