@@ -273,7 +273,7 @@ impl<'c, 's> Locator<'c, 's> {
 /// Summary line for `--stats`.
 pub fn stats_summary(stats: &LiftStats) -> String {
     format!(
-        "cells {} (leaves {}, pruned: false {}, no integers {}), delineating {}, minimal polynomials {}, eliminants reused {}, exact resultants reused {}; signs: {}",
+        "cells {} (leaves {}, pruned: false {}, no integers {}), delineating {}, minimal polynomials {}, eliminants reused {}, exact resultants reused {}, Sturm counts {}; signs: {}",
         stats.cells.load(Relaxed),
         stats.leaves.load(Relaxed),
         stats.pruned_false.load(Relaxed),
@@ -282,6 +282,7 @@ pub fn stats_summary(stats: &LiftStats) -> String {
         stats.minimal_polys.load(Relaxed),
         stats.eliminants_reused.load(Relaxed),
         stats.signs.resultants_reused(),
+        stats.sturm_settled.load(Relaxed),
         stats.signs.snapshot()
     )
 }

@@ -96,6 +96,7 @@ mod root_box;
 mod root_count;
 mod sign;
 mod sign_change;
+mod sturm;
 mod taylor;
 mod upoly;
 

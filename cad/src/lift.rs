@@ -17,6 +17,7 @@ use crate::algebraic::Algebraic;
 use crate::error::CadError;
 use crate::formula::Formula;
 use crate::sign::{sign_at, sign_if_cheap, subst_rationals, subst_rationals_univariate, SignStats};
+use crate::sturm::SturmSequence;
 use crate::upoly::UPoly;
 use polys::{factor_univariate, Poly};
 use rayon::prelude::*;
@@ -106,6 +107,10 @@ pub struct LiftStats {
     /// Candidate roots over an algebraic sample taken from an earlier sample with the
     /// same defining polynomials instead of a new eliminant.
     pub eliminants_reused: AtomicU64,
+    /// Open candidate roots over an algebraic sample for which a Sturm sequence was built
+    /// ([`crate::sturm`]): settled by its counts (a rational one by an exact sign)
+    /// instead of exact zero proofs.
+    pub sturm_settled: AtomicU64,
     /// How the signs of polynomials at samples were decided (see [`crate::sign_at`]).
     pub signs: SignStats,
 }
@@ -147,7 +152,7 @@ pub struct Lifter<'a> {
     /// polynomial (what [`Formula::eval_partial`] hands over), with the index of that
     /// polynomial in `divisors`: the signs known along a path are kept by index, so
     /// looking one up compares two integers instead of two polynomials, and recording one
-    /// copies nothing.
+    /// copies nothing. Sorted by address: every atom of every cell looks itself up here.
     atom_ids: Vec<(usize, usize)>,
     /// Roots already isolated, per basis polynomial (level, index): the coordinates of
     /// the variables it has, and its roots there (see [`Lifter::memo_roots`]).
@@ -159,6 +164,8 @@ pub struct Lifter<'a> {
     /// above them) has the same candidates, and isolating an eliminant of degree near 200
     /// takes up to seconds.
     eliminant_memo: Option<Mutex<HashMap<EliminantKey, Vec<Algebraic>>>>,
+    /// Whether open candidate roots are settled by Sturm counts (on by default).
+    sturm_counts: bool,
 }
 
 /// The polynomial specialised at the sample's rational coordinates, and the variables
@@ -215,7 +222,7 @@ impl<'a> Lifter<'a> {
             divisors.push((p, by));
         }
         let address = |p: &Poly| p as *const Poly as usize;
-        let atom_ids = formulas
+        let mut atom_ids: Vec<(usize, usize)> = formulas
             .iter()
             .chain(pruning)
             .flat_map(Formula::atom_polys)
@@ -224,6 +231,7 @@ impl<'a> Lifter<'a> {
                 Some((address(p), id))
             })
             .collect();
+        atom_ids.sort_unstable();
         Lifter {
             levels,
             full,
@@ -236,6 +244,7 @@ impl<'a> Lifter<'a> {
             atom_ids,
             roots_memo: Mutex::new(HashMap::new()),
             eliminant_memo: Some(Mutex::new(HashMap::new())),
+            sturm_counts: true,
         }
     }
 
@@ -250,6 +259,15 @@ impl<'a> Lifter<'a> {
     pub fn without_eliminant_memo(self) -> Lifter<'a> {
         Lifter {
             eliminant_memo: None,
+            ..self
+        }
+    }
+
+    /// The same lifter with every open candidate root settled by an exact zero proof, as
+    /// a check that the Sturm counts change nothing.
+    pub fn without_sturm_counts(self) -> Lifter<'a> {
+        Lifter {
+            sturm_counts: false,
             ..self
         }
     }
@@ -595,10 +613,10 @@ impl<'a> Lifter<'a> {
     /// The index in `divisors` of an atom's polynomial, found by its address.
     fn atom_id(&self, p: &Poly) -> usize {
         let at = p as *const Poly as usize;
-        match self.atom_ids.iter().find(|(a, _)| *a == at) {
-            Some((_, id)) => *id,
+        match self.atom_ids.binary_search_by_key(&at, |(a, _)| *a) {
+            Ok(i) => self.atom_ids[i].1,
             // Every atom was registered in `new`, and eval_partial hands over only those.
-            None => unreachable!("the polynomial of an atom not given to Lifter::new"),
+            Err(_) => unreachable!("the polynomial of an atom not given to Lifter::new"),
         }
     }
 
@@ -745,6 +763,19 @@ impl<'a> Lifter<'a> {
         if open > 0 && cubic {
             count = self.real_root_count(&g, prefix, k)?;
         }
+        // Still open: the Sturm sequence of g over the sample counts its roots in all and
+        // in each candidate's isolating interval (which holds no other candidate), from
+        // signs at the sample alone.
+        let mut sign = |p: &Poly| sign_at(p, prefix, &self.stats.signs);
+        let mut sturm = None;
+        if open > 0 && count != Some(roots) && count != Some(roots + open) && self.sturm_counts {
+            let late = || self.stats.signs.late();
+            let seq = SturmSequence::new(&g, k, &mut sign, &late)?
+                .ok_or_else(|| self.stats.signs.timed_out())?;
+            count = Some(seq.real_roots());
+            sturm = Some(seq);
+            self.stats.sturm_settled.fetch_add(open as u64, Relaxed);
+        }
         let mut out = Vec::new();
         for (beta, m) in marked {
             let root = match m {
@@ -753,15 +784,20 @@ impl<'a> Lifter<'a> {
                 None if count == Some(roots + open) => true,
                 // The count is reached without them: none is a root.
                 None if count == Some(roots) => false,
-                None => {
-                    point.push(beta);
-                    let s = sign_at(&g, &point, &self.stats.signs)?;
-                    let beta = point.pop().expect("pushed just above");
-                    if s == 0 {
-                        out.push(beta);
+                None => match (&sturm, &beta) {
+                    (Some(seq), Algebraic::Root(b)) => {
+                        seq.roots_between(b.lo(), b.hi(), &mut sign)? == 1
                     }
-                    continue;
-                }
+                    _ => {
+                        point.push(beta);
+                        let s = sign_at(&g, &point, &self.stats.signs)?;
+                        let beta = point.pop().expect("pushed just above");
+                        if s == 0 {
+                            out.push(beta);
+                        }
+                        continue;
+                    }
+                },
             };
             if root {
                 out.push(beta);
