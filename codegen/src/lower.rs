@@ -346,15 +346,7 @@ impl Lowering<'_> {
         }
         let r = refs[0];
         let k = prefix.len();
-        let site = RootSite {
-            prefix,
-            zero_dim: level.zero_dim,
-            stats: self.stats,
-            stack: level.cells,
-            basis: &self.cad.projection.levels[k],
-            nroots: &level.nroots,
-            transcript: None,
-        };
+        let site = self.site(level, prefix);
         let f = &self.cad.projection.levels[k][r.poly];
         let search =
             bracketed_search(f, r.root, &site).map(|form| form.bound(round).fold_constants());
@@ -364,6 +356,19 @@ impl Lowering<'_> {
             (None, Some(e)) => Ok(Some(e)),
             // No separators at all: the error that asks for the derivatives.
             (None, None) => self.closed_bound(level, prefix, b, value, round),
+        }
+    }
+
+    /// Where the roots of a stack's cells live, for `bounds` and `bracket`.
+    fn site<'s>(&'s self, level: &'s Level, prefix: &'s [Algebraic]) -> RootSite<'s> {
+        RootSite {
+            prefix,
+            zero_dim: level.zero_dim,
+            stats: self.stats,
+            stack: level.cells,
+            basis: &self.cad.projection.levels[prefix.len()],
+            nroots: &level.nroots,
+            transcript: None,
         }
     }
 
@@ -383,15 +388,7 @@ impl Lowering<'_> {
         let k = prefix.len();
         let f = &self.cad.projection.levels[k][r.poly];
         let value = value.expect("a finite bound is a neighbouring section");
-        let site = RootSite {
-            prefix,
-            zero_dim: level.zero_dim,
-            stats: self.stats,
-            stack: level.cells,
-            basis: &self.cad.projection.levels[k],
-            nroots: &level.nroots,
-            transcript: None,
-        };
+        let site = self.site(level, prefix);
         let m = level.nroots[r.poly];
         if level.zero_dim {
             // Over a point the bound is a constant from `value` itself.
