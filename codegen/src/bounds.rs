@@ -88,7 +88,39 @@ pub struct Transcript {
     pub opaque: bool,
 }
 
+/// The index of the root of basis polynomial `poly` that cell `c` is a section of.
+pub(crate) fn root_of(c: &Cell, poly: usize) -> Option<usize> {
+    match &c.lower {
+        Bound::Roots(refs) => refs.iter().find(|r| r.poly == poly).map(|r| r.root),
+        _ => None,
+    }
+}
+
 impl RootSite<'_> {
+    /// `f`'s index in the basis and the position in the stack of the section of its
+    /// root `j`.
+    pub(crate) fn section_of(&self, f: &Poly, j: usize) -> Option<(usize, usize)> {
+        let fi = self.basis.iter().position(|b| b == f)?;
+        let p = self
+            .stack
+            .iter()
+            .position(|c| c.kind == CellKind::Section && root_of(c, fi) == Some(j))?;
+        Some((fi, p))
+    }
+
+    /// The sign of `flip * f` just below the section at stack position `p`, if `f`
+    /// changes sign there (a bisection for the root needs the change).
+    pub(crate) fn sign_before(&self, f: &Poly, p: usize, flip: i32) -> Option<i32> {
+        let sign_in = |c: &Cell| {
+            let mut point = self.prefix.to_vec();
+            point.push(c.sample.clone());
+            sign_at(f, &point, self.stats).ok()
+        };
+        let before = flip * sign_in(self.stack.get(p.checked_sub(1)?)?)?;
+        let after = flip * sign_in(self.stack.get(p + 1)?)?;
+        (before != 0 && after == -before).then_some(before)
+    }
+
     /// The sign of `p` at the parent cell's sample, recorded in the transcript.
     fn sign(&self, p: &Poly) -> Result<i32, BoundError> {
         let s =
@@ -458,15 +490,7 @@ fn root_search(f: &Poly, coeffs: &[Poly], j: usize, site: &RootSite) -> Option<R
         t.borrow_mut().opaque = true;
     }
     let k = site.prefix.len();
-    let fi = site.basis.iter().position(|b| b == f)?;
-    let holds = |c: &Cell, poly: usize| match &c.lower {
-        Bound::Roots(refs) => refs.iter().find(|r| r.poly == poly).map(|r| r.root),
-        _ => None,
-    };
-    let p = site
-        .stack
-        .iter()
-        .position(|c| c.kind == CellKind::Section && holds(c, fi) == Some(j))?;
+    let (fi, p) = site.section_of(f, j)?;
     let df = f.derivative(k);
     let factors: Vec<usize> = site
         .basis
@@ -493,7 +517,7 @@ fn root_search(f: &Poly, coeffs: &[Poly], j: usize, site: &RootSite) -> Option<R
                 continue;
             }
             for &g in &factors {
-                if let Some(root) = holds(c, g) {
+                if let Some(root) = root_of(c, g) {
                     let b = root_bound(
                         &site.basis[g],
                         root,
@@ -528,18 +552,9 @@ fn root_search(f: &Poly, coeffs: &[Poly], j: usize, site: &RootSite) -> Option<R
     .plus(1);
     let lo = below.unwrap_or_else(|| Expr::Neg(Box::new(cauchy.clone())).plus(-1));
     let hi = above.unwrap_or(cauchy);
-    let sign_in = |c: &Cell| {
-        let mut point = site.prefix.to_vec();
-        point.push(c.sample.clone());
-        sign_at(f, &point, site.stats).ok()
-    };
     // `coeffs` may be `-f` (made to lead positively on the cell).
     let flip = if coeffs[n] == f.coeffs(k)[n] { 1 } else { -1 };
-    let before = flip * sign_in(site.stack.get(p.checked_sub(1)?)?)?;
-    let after = flip * sign_in(site.stack.get(p + 1)?)?;
-    if before == 0 || after != -before {
-        return None;
-    }
+    let before = site.sign_before(f, p, flip)?;
     Some(RootForm::Search {
         coeffs: coeffs.to_vec(),
         lo,

@@ -9,7 +9,7 @@
 //! integers `i` of a constant range needs only the coefficients (in `int64_t`) and the
 //! products (in `__int128`, as `ps_root_search` does).
 
-use crate::bounds::{divide, RootForm, RootSite};
+use crate::bounds::{divide, root_of, RootForm, RootSite};
 use crate::expr::Expr;
 use cad::lift::{Bound, Cell, CellKind};
 use cad::sign_at;
@@ -36,15 +36,7 @@ pub(crate) const KEEP_CLOSED_BITS: u32 = 12;
 /// root itself.
 pub(crate) fn bracketed_search(f: &Poly, j: usize, site: &RootSite) -> Option<RootForm> {
     let k = site.prefix.len();
-    let fi = site.basis.iter().position(|b| b == f)?;
-    let root_of = |c: &Cell, poly: usize| match &c.lower {
-        Bound::Roots(refs) => refs.iter().find(|r| r.poly == poly).map(|r| r.root),
-        _ => None,
-    };
-    let p = site
-        .stack
-        .iter()
-        .position(|c| c.kind == CellKind::Section && root_of(c, fi) == Some(j))?;
+    let (fi, p) = site.section_of(f, j)?;
     // Coefficients in x_k, without leading ones that vanish on the cell (all of them are
     // then projection factors and vanish on the whole cell), made to lead positively.
     let sign = |q: &Poly| sign_at(q, site.prefix, site.stats).ok();
@@ -107,16 +99,7 @@ pub(crate) fn bracketed_search(f: &Poly, j: usize, site: &RootSite) -> Option<Ro
     };
     let lo = separator(&mut site.stack[..p].iter().rev(), false)?;
     let hi = separator(&mut site.stack[p + 1..].iter(), true)?;
-    let sign_in = |c: &Cell| {
-        let mut point = site.prefix.to_vec();
-        point.push(c.sample.clone());
-        sign_at(f, &point, site.stats).ok()
-    };
-    let before = flip * sign_in(site.stack.get(p.checked_sub(1)?)?)?;
-    let after = flip * sign_in(site.stack.get(p + 1)?)?;
-    if before == 0 || after != -before {
-        return None;
-    }
+    let before = site.sign_before(f, p, flip)?;
     Some(RootForm::Search {
         coeffs,
         lo,
