@@ -52,15 +52,9 @@ static void ps_@tag@_pack_a(ps_blk *x, int64_t i0, int64_t l0)
         *(ps_v4du *)(d + p * PS_MR) = *(const ps_v4du *)s;
         *(ps_v4du *)(d + p * PS_MR + 4) = *(const ps_v4du *)(s + 4);
       }
-      for (int64_t r = 0; r < PS_MR; r++) {
-        const double *restrict s = &PS_OPA_HI(ia + r, l0);
-        for (int64_t p = ph; p < kc; p++) d[p * PS_MR + r] = s[p];
-      }
+      ps_pack_rows(d, &PS_OPA_HI(ia, l0), &PS_OPA_HI(ia + 1, l0) - &PS_OPA_HI(ia, l0), ph, kc);
 #else
-      for (int64_t r = 0; r < PS_MR; r++) {
-        const double *restrict s = &PS_OPA_LO(ia + r, l0);
-        for (int64_t p = 0; p < pl; p++) d[p * PS_MR + r] = s[p];
-      }
+      ps_pack_rows(d, &PS_OPA_LO(ia, l0), &PS_OPA_LO(ia + 1, l0) - &PS_OPA_LO(ia, l0), 0, pl);
       for (int64_t p = ph; p < kc; p++) {
         const double *restrict s = &PS_OPA_HI(ia, l0 + p);
         *(ps_v4du *)(d + p * PS_MR) = *(const ps_v4du *)s;
@@ -135,7 +129,7 @@ static void ps_@tag@_pack_b(ps_blk *x, int64_t l0, int64_t j0)
       int64_t p = 0;
       for (; p + 4 <= kc; p += 4) {
         const double *s = &PS_OPB(l0 + p, j0 + jr);
-        for (int64_t q = 0; q + 4 <= PS_NR; q += 4) ps_transpose4(d + p * PS_NR + q, s + q * ld, ld);
+        for (int64_t q = 0; q + 4 <= PS_NR; q += 4) ps_transpose4(d + p * PS_NR + q, PS_NR, s + q * ld, ld);
         for (int64_t q = PS_NR / 4 * 4; q < PS_NR; q++)
           for (int64_t r = 0; r < 4; r++) d[(p + r) * PS_NR + q] = s[r + q * ld];
       }
