@@ -1,7 +1,8 @@
 //! Roots bracketed by constant sections: a bound found by bisection between neighbours
 //! of the stack that are constants over the whole parent cell (a box bound
-//! `-3 <= i <= 5`, a factor `i`) or a quadratic's vertex, chosen where the closed form's
-//! `int64_t` arithmetic would overflow for small parameters.
+//! `-3 <= i <= 5`, a factor `i`), a quadratic's vertex or a cubic's critical points
+//! (themselves searched), chosen where the closed form's `int64_t` arithmetic would
+//! overflow for small parameters or where a root of degree 3 has no closed form.
 //!
 //! The quadratic formula squares its coefficients: a root of `a i^2 + b i + c` whose
 //! coefficients have degree 17 in `n` becomes an integer square root of a polynomial of
@@ -9,7 +10,7 @@
 //! integers `i` of a constant range needs only the coefficients (in `int64_t`) and the
 //! products (in `__int128`, as `ps_root_search` does).
 
-use crate::bounds::{divide, root_of, RootForm, RootSite};
+use crate::bounds::{divide, root_of, RootForm, RootSite, Round};
 use crate::expr::Expr;
 use cad::lift::{Bound, Cell, CellKind};
 use cad::sign_at;
@@ -23,9 +24,11 @@ pub(crate) const KEEP_CLOSED_BITS: u32 = 12;
 /// Root `j` (1-based) of the basis polynomial `f` in `x_k` (`k = site.prefix.len()`) by
 /// bisection between separators `L < root < U` with no other root of `f` strictly between
 /// them: on each side the nearest section that is a constant over the parent cell, or,
-/// for a quadratic whose other root comes first, the vertex `-b / 2a`. `None` where a
-/// side has neither, or `f` does not change sign at the root (a root of even
-/// multiplicity; bisection needs the sign change).
+/// where another root of `f` comes first, the vertex `-b / 2a` of a quadratic or the
+/// critical point of a cubic between the two roots. A cubic's double root (no sign
+/// change) is the critical point itself, searched on `f'`. `None` where a side has
+/// none of these, or `f` of another degree does not change sign at the root (bisection
+/// needs the sign change).
 ///
 /// The search evaluates `f` at the integers from `floor(L) + 1` up to the last one below
 /// `U` (`ceil(U) - 1` for a constant section, which may be a root of `f` itself;
@@ -68,38 +71,107 @@ pub(crate) fn bracketed_search(f: &Poly, j: usize, site: &RootSite) -> Option<Ro
             false,
         )
     });
-    // The floor of the nearest constant section among `cells`, or the vertex if a root of
-    // `f` comes first (it would lie between the separator and the root).
+    // The nearest constant section among `cells` (walking away from the root), as the
+    // largest integer strictly below it (`above`: it may itself be an integer root of `f`,
+    // f = i (i^2 + 3i - 1)...: the roots -0.92 and 0, and the search would read a zero at
+    // its last integer as the root it looks for) or its floor; `Err` with the position
+    // of a root of `f` met first.
     let constant = |c: &Cell| match &c.lower {
         Bound::Roots(refs) => refs
             .iter()
             .any(|r| (0..k).all(|v| site.basis[r.poly].degree(v) == 0)),
         _ => false,
     };
-    // `above`: the largest integer strictly below the section, not its floor. A constant
-    // section may itself be an integer root of `f` (f = i (i^2 + 3i - 1)...: the roots
-    // -0.92 and 0), and the search reads a zero at its last integer as the root it
-    // looks for being that integer.
-    let separator = |cells: &mut dyn Iterator<Item = &Cell>, above: bool| -> Option<Expr> {
-        for c in cells.filter(|c| c.kind == CellKind::Section) {
-            if constant(c) {
-                let end = if above {
-                    Int::from(c.sample.ceil()).sub(&Int::from(1))
-                } else {
-                    Int::from(c.sample.floor())
-                };
-                return Some(Expr::Poly(Poly::constant(end)));
+    let nearest =
+        |range: &mut dyn Iterator<Item = usize>, above: bool| -> Option<Result<Expr, usize>> {
+            for q in range {
+                let c = &site.stack[q];
+                if c.kind != CellKind::Section {
+                    continue;
+                }
+                if constant(c) {
+                    let end = if above {
+                        Int::from(c.sample.ceil()).sub(&Int::from(1))
+                    } else {
+                        Int::from(c.sample.floor())
+                    };
+                    return Some(Ok(Expr::Poly(Poly::constant(end))));
+                }
+                if root_of(c, fi).is_some() {
+                    return Some(Err(q));
+                }
             }
-            if root_of(c, fi).is_some() {
-                // Never a root of `f`: the sign change at the root rules out a double one.
-                return vertex.clone();
-            }
-        }
-        None
+            None
+        };
+    let below = |q: usize| -> Option<Expr> {
+        let mut any = (0..q)
+            .rev()
+            .filter(|&q| site.stack[q].kind == CellKind::Section);
+        any.find_map(|q| constant(&site.stack[q]).then(|| Int::from(site.stack[q].sample.floor())))
+            .map(|e| Expr::Poly(Poly::constant(e)))
     };
-    let lo = separator(&mut site.stack[..p].iter().rev(), false)?;
-    let hi = separator(&mut site.stack[p + 1..].iter(), true)?;
-    let before = site.sign_before(f, p, flip)?;
+    let above = |q: usize| -> Option<Expr> {
+        let mut any =
+            (q + 1..site.stack.len()).filter(|&q| site.stack[q].kind == CellKind::Section);
+        any.find_map(|q| {
+            constant(&site.stack[q])
+                .then(|| Int::from(site.stack[q].sample.ceil()).sub(&Int::from(1)))
+        })
+        .map(|e| Expr::Poly(Poly::constant(e)))
+    };
+    // A critical point of a cubic: the roots c1 < v0 < c2 of `f'` (v0 = -b / 3a, the root
+    // of `f''`), each found by a search on `f'` between v0 and a constant section beyond
+    // the stack position `at` (`f' > 0` left of c1 and right of c2, `< 0` between them).
+    let critical = |first: bool, at: usize| -> Option<RootForm> {
+        let v0 = divide(
+            Expr::Poly(coeffs[2].neg()),
+            &coeffs[3].scale(&Int::from(3)),
+            false,
+        );
+        let (lo, hi, before) = if first {
+            (below(at)?, v0, 1)
+        } else {
+            (v0, above(at)?, -1)
+        };
+        Some(RootForm::Search {
+            coeffs: (1..4)
+                .map(|e| coeffs[e].scale(&Int::from(e as i64)))
+                .collect(),
+            lo,
+            hi,
+            before,
+        })
+    };
+    // Between two roots of `f` lies a root of `f'` (Rolle), never a root of `f` (the sign
+    // change at the root rules out a double one): its floor separates them. A quadratic's
+    // is its vertex. A cubic with three real roots has r1 < c1 < r2 < c2 < r3; with a
+    // simple root s and a double one d (itself a critical point) s < c1 < d = c2 or
+    // d = c1 < c2 < s, where c1 = d separates them as well (the search starts right of
+    // it). So a pair whose lower root is the first is separated by c1, any other by c2.
+    let between = |lower: usize| -> Option<Expr> {
+        match coeffs.len() {
+            3 => vertex.clone(),
+            4 => Some(critical(root_of(&site.stack[lower], fi)? == 1, lower)?.bound(Round::Upper)),
+            _ => None,
+        }
+    };
+    let Some(before) = site.sign_before(f, p, flip) else {
+        // No sign change: a double root of a cubic (f has two real roots, d and a simple
+        // one), which is the critical point on its side: c1 if it comes first, else c2,
+        // both simple roots of `f'`, found by its search.
+        if coeffs.len() != 4 || site.nroots[fi] != 2 {
+            return None;
+        }
+        return critical(j == 1, p);
+    };
+    let lo = match nearest(&mut (0..p).rev(), false)? {
+        Ok(e) => e,
+        Err(q) => between(q)?,
+    };
+    let hi = match nearest(&mut (p + 1..site.stack.len()), true)? {
+        Ok(e) => e,
+        Err(_) => between(p)?,
+    };
     Some(RootForm::Search {
         coeffs,
         lo,

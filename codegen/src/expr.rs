@@ -54,7 +54,9 @@ pub enum Expr {
     /// `sum coeffs[i] y^i`, where `lo = floor(L)`, `hi = floor(U)` and the polynomial has
     /// sign `before` between `L` and the root and the opposite sign from the root to `U`:
     /// found by bisection on the sign at the integers `lo + 1 ..= hi`. Roots of degree 3
-    /// and more, with separators `L`, `U` from the CAD (roots of the derivative).
+    /// and more, with separators `L`, `U` from the CAD (roots of the derivative), constant
+    /// sections or the critical points of a cubic (searches themselves), and roots whose
+    /// closed form would overflow (see `crate::bracket`).
     RootSearch {
         /// Coefficients of the searched polynomial in `y`, constant term first, as
         /// polynomials in the outer variables.
