@@ -467,6 +467,17 @@ fn trtri_matches_naive_inverse_for_every_flag_combination() {
     run_solver(Blas::Trtri, false, &[]);
 }
 
+/// `--openmp`: TRTRI's column blocks set up and copied back by the thread that runs them
+/// (`PS_COLS_IN`, `PS_COLS_OUT`): at once on one thread, after the nest on two (a block
+/// finished early holds columns of L that a running block still reads), for every flag
+/// combination; PS_OMP_MIN=1 makes every nest with two column blocks or more parallel.
+#[test]
+fn openmp_trtri_matches_naive_inverse_on_one_and_two_threads() {
+    let min = ["-DPS_OMP_MIN=1"];
+    run_solver_cases_with(Blas::Trtri, true, &[("OMP_NUM_THREADS", "2")], 1, &min);
+    run_solver_cases_with(Blas::Trtri, true, &[("OMP_NUM_THREADS", "1")], 1, &min);
+}
+
 #[test]
 fn getrf_matches_naive_pivoted_lu_including_pivots_and_info() {
     run_solver(Blas::Getrf, false, &[]);

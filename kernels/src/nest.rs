@@ -228,3 +228,72 @@ pub fn replace_point_nests(
         })
         .collect()
 }
+
+/// Every loop over `var` in a printed fragment with `before` as the first statement of its
+/// body and `after` as the last (each a C statement, indented with the body): for work
+/// that belongs to one iteration of a tile loop as a whole (TRTRI's column block: its
+/// columns of the working copy set up before its first tile, handed back after its last).
+/// Loops have the printed form `for (int64_t var = ...)` with the body on the following,
+/// further indented lines, braced or not. `None` when a braced loop's closing brace is not
+/// where the printer puts it.
+pub fn around_loop_bodies(fragment: &str, var: &str, before: &str, after: &str) -> Option<String> {
+    let head = format!("for (int64_t {var} = ");
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let lines: Vec<&str> = fragment.lines().collect();
+    let mut out = String::new();
+    let mut at = 0;
+    while at < lines.len() {
+        let line = lines[at];
+        let trimmed = line.trim_start();
+        if !trimmed.starts_with(&head) {
+            out.push_str(line);
+            out.push('\n');
+            at += 1;
+            continue;
+        }
+        let d = indent(line);
+        let mut end = at + 1;
+        while end < lines.len() && indent(lines[end]) > d {
+            end += 1;
+        }
+        let braced = trimmed.ends_with('{');
+        if braced && !(end < lines.len() && lines[end].trim() == "}" && indent(lines[end]) == d) {
+            return None;
+        }
+        let pad = &line[..d];
+        let header = trimmed.trim_end_matches('{').trim_end();
+        out.push_str(&format!("{pad}{header} {{\n{pad}  {before}\n"));
+        // The body is kept as printed (with loops over `var` inside it left alone: the
+        // loop over `var` is the outermost tile loop wherever this is used).
+        for body in &lines[at + 1..end] {
+            out.push_str(body);
+            out.push('\n');
+        }
+        out.push_str(&format!("{pad}  {after}\n{pad}}}\n"));
+        at = if braced { end + 1 } else { end };
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_loop_over_the_variable_gets_both_statements_once() {
+        let loops = "if (n >= 1) {\n  for (int64_t t1 = 0; t1 <= a; t1 += 1)\n    S(t1);\n  for (int64_t t1 = a + 1; t1 <= b; t1 += 1) {\n    for (int64_t t2 = 0; t2 <= c; t2 += 1)\n      S(t1);\n  }\n}\n";
+        let out = around_loop_bodies(loops, "t1", "IN(t1);", "OUT(t1);").expect("printed form");
+        assert_eq!(
+            out,
+            "if (n >= 1) {\n  for (int64_t t1 = 0; t1 <= a; t1 += 1) {\n    IN(t1);\n    S(t1);\n    OUT(t1);\n  }\n  for (int64_t t1 = a + 1; t1 <= b; t1 += 1) {\n    IN(t1);\n    for (int64_t t2 = 0; t2 <= c; t2 += 1)\n      S(t1);\n    OUT(t1);\n  }\n}\n"
+        );
+        // A loop over another variable is left alone.
+        assert_eq!(
+            around_loop_bodies(loops, "t3", "IN;", "OUT;").as_deref(),
+            Some(loops)
+        );
+        // A braced loop whose closing brace is missing is refused.
+        let broken = loops.replace("    OUT", "").replace("  }\n}\n", "}\n");
+        assert_eq!(around_loop_bodies(&broken, "t1", "IN;", "OUT;"), None);
+    }
+}

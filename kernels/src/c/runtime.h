@@ -178,8 +178,10 @@ static __attribute__((unused)) void *ps_alloc(size_t bytes)
    PS_POOL slots; a buffer is taken from the smallest free slot that holds it, else a free
    slot grows; with every slot in use (never with the kernels' nesting) the buffer is
    allocated and freed plainly. The memory stays until the thread ends (the process, for
-   the main thread and a thread pool's workers). */
-#define PS_POOL 8
+   the main thread and a thread pool's workers). Sixteen slots: the calling thread takes
+   every thread's state of a solver (seven buffers each for TRTRI's) and its working copy,
+   and with eight the second thread's buffers were allocated and freed on every call. */
+#define PS_POOL 16
 typedef struct { void *p; size_t n; int busy; } ps_pool_slot;
 static __thread ps_pool_slot ps_pool[PS_POOL];
 

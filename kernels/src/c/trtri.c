@@ -26,6 +26,29 @@ static int ps_trtri_step(ps_ws *w, const double *t, int64_t trs, int64_t tcs, do
   return 0;
 }
 
+/* Column block [j0, j1) of the working copy x before its first tile: the identity's
+   columns, from row r0 on (the first row of the k tile holding j0: no tile of the block
+   reads above it, and the catalogue body reads only rows k >= j). Set here rather than
+   for the whole matrix up front, so that with several threads each sets up its own blocks
+   in parallel and the block is in that thread's cache when its tiles start (one thread,
+   n = 512: the serial memset of all of x took 110 us of a 1.9 ms call). */
+static void ps_trtri_cols_in(double *x, int64_t n, int64_t j0, int64_t j1, int64_t r0)
+{
+  for (int64_t j = j0; j < j1; j++) {
+    memset(x + r0 + j * n, 0, sizeof(double) * (size_t)(n - r0));
+    x[j + j * n] = 1.0;
+  }
+}
+
+/* Columns [j0, j1) of the inverse from the working copy x into A's triangle (rows from
+   the diagonal, or below it for a unit diagonal). */
+static void ps_trtri_cols_out(double *a, int64_t rs, int64_t cs, const double *x, int64_t n,
+                              int64_t j0, int64_t j1, int unit)
+{
+  for (int64_t j = j0; j < j1; j++)
+    for (int64_t i = j + unit; i < n; i++) a[i * rs + j * cs] = x[i + j * n];
+}
+
 /* Inverse of a triangular matrix as LAPACKE_dtrtri (@layout@-major, @uplo@, @diag@): A N x N,
    its @uplo@ triangle overwritten by the inverse's (the other triangle@diag_note@ is neither
    read nor written). Returns 0, or k > 0 when A(k, k) is exactly zero (A unchanged), -1 for
@@ -48,7 +71,6 @@ int64_t polyscan_dtrtri_tiled(int64_t N, double *A, int64_t lda, const int64_t *
     for (int64_t i = 0; i < n; i++)
       if (ps_t[i * (ps_trs + ps_tcs)] == 0.0) return i + 1;
   double *ps_w = ps_take(sizeof(double) * (size_t)n * (size_t)n);
-  if (ps_w != NULL) memset(ps_w, 0, sizeof(double) * (size_t)n * (size_t)n);
   if (ps_w == NULL) {
     /* In place, columns from the last: column j of the inverse needs only the columns
        right of it, already inverted. */
@@ -64,13 +86,15 @@ int64_t polyscan_dtrtri_tiled(int64_t N, double *A, int64_t lda, const int64_t *
     }
     return 0;
   }
-  for (int64_t i = 0; i < n; i++) ps_w[i + i * n] = 1.0;
 @sizes@  const ps_blk blk0 = { .a = ps_t, .b = ps_w, .lda = lda, .ldb = n, .c = ps_w, .rs_c = 1, .cs_c = n, .alpha = -1.0,
                        .m = n, .n = n, .k = n };
 @state@#define S(j, k, i) @body@
-@defs@@fragment@@undefs@@free@  for (int64_t j = 0; j < n; j++)
-    for (int64_t i = j + @unit@; i < n; i++) ps_a[i * ps_trs + j * ps_tcs] = ps_w[i + j * n];
-  ps_give(ps_w);
+  /* Each column block's columns of x are set up before its first tile and copied into A
+     after its last (every tile of a block reads and writes only its own columns of x). */
+#define PS_COLS_IN(t1) ps_trtri_cols_in(ps_w, n, (t1) * sz_j, ps_min((t1) * sz_j + sz_j, n), (t1) * sz_j / sz_k * sz_k)
+@cols_out@@defs@@fragment@@undefs@#undef PS_COLS_IN
+#undef PS_COLS_OUT
+@free@@deferred@  ps_give(ps_w);
   return 0;
 }
 
@@ -82,7 +106,12 @@ int64_t polyscan_dtrtri_tiled(int64_t N, double *A, int64_t lda, const int64_t *
    first block rows, which the micro-tiles and the diagonal solves skip (one thread,
    alternating runs: 38.6-39.2 GFLOP/s with 128 columns, 41.0-41.3 with 256, 40.4-42.1 with
    384; at N = 512 and 1024 wider blocks were slower or no faster). Where column blocks
-   are shared among threads they stay narrow (they are the threads' work). */
+   are shared among threads they stay narrow (they are the threads' work), and at least
+   four per thread: their work falls with the square of the rows below them, and at
+   N = 512 on two threads four blocks of 128 (work 49 : 25 : 9 : 1) left one thread the
+   first block, 58% of the whole; eight of 64 split it about evenly (two threads, median of
+   eleven calls 34-35 GFLOP/s against 18-28 with 128; at N = 1024, 128 stays: 60-65
+   against 52-57 with 64). */
 int64_t polyscan_dtrtri(int64_t N, double *A, int64_t lda)
 {
   const int64_t nb = ps_pick_size(N, @nb@, PS_MR);
