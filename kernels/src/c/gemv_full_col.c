@@ -4,6 +4,15 @@
     const double x0 = xa[j0 + j], x1 = xa[j0 + j + 1], x2 = xa[j0 + j + 2], x3 = xa[j0 + j + 3];
     double *yy = y + i0;
     int64_t i = 0;
+#if PS_NR_WIDE
+    /* 8-wide vectors where the compiler targets AVX-512: half the load and FMA
+       instructions per element of A (one thread, n = 1024, the tile kernel alone:
+       19.8-20.7 GFLOP/s against 18.7-19.1 with 4-wide ones; eight columns at a time and
+       software prefetch of the next columns were slower). */
+    for (; i + 8 <= mc; i += 8)
+      *(ps_v8du *)(yy + i) += *(const ps_v8du *)(a0 + i) * x0 + *(const ps_v8du *)(a1 + i) * x1
+                            + *(const ps_v8du *)(a2 + i) * x2 + *(const ps_v8du *)(a3 + i) * x3;
+#endif
     for (; i + 4 <= mc; i += 4)
       *(ps_v4du *)(yy + i) += *(const ps_v4du *)(a0 + i) * x0 + *(const ps_v4du *)(a1 + i) * x1
                             + *(const ps_v4du *)(a2 + i) * x2 + *(const ps_v4du *)(a3 + i) * x3;
