@@ -94,57 +94,30 @@ fn gcd_degree(mut a: Dense, mut b: Dense, p: u64) -> usize {
     let m = Mont32::new(p);
     let mut scaled: Dense = SmallVec::new();
     while !b.is_empty() {
-        reduce(&mut a, &b, &m, &mut scaled);
+        let lb = b.len() - 1;
+        // lc(b) is non-zero (b is trimmed) and p is prime, so it has an inverse; `s` is
+        // R^2 / lc(b), so that mul(b_i, s) = b_i R / lc(b).
+        let s = m.mul(m.inverse_mont(b[lb]), m.r2);
+        scaled.clear();
+        scaled.extend(b[..lb].iter().map(|&x| m.mul(x, s)));
+        while a.len() > lb {
+            let top = a.len() - 1;
+            let q = a[top];
+            let shift = top - lb;
+            if q != 0 {
+                for (x, &bi) in a[shift..top].iter_mut().zip(&scaled) {
+                    // mul(q, b_i R / lc(b)) = q b_i / lc(b) modulo p.
+                    let t = m.mul(q, bi);
+                    let v = *x + p - t;
+                    *x = v - p * u64::from(v >= p);
+                }
+            }
+            a.pop();
+            trim(&mut a);
+        }
         std::mem::swap(&mut a, &mut b);
     }
     a.len() - 1
-}
-
-/// `a <- a mod b` over `Z/p` (`b` trimmed and non-zero, `a` trimmed; `scaled` is scratch
-/// space).
-fn reduce(a: &mut Dense, b: &[u64], m: &Mont32, scaled: &mut Dense) {
-    reduce_with_quotient(a, b, m, scaled, None);
-}
-
-/// [`reduce`], and with `quotient` given, the quotient's coefficients times `lc(b)`, from
-/// the top down.
-fn reduce_with_quotient(
-    a: &mut Dense,
-    b: &[u64],
-    m: &Mont32,
-    scaled: &mut Dense,
-    mut quotient: Option<&mut Dense>,
-) {
-    let p = m.p;
-    let lb = b.len() - 1;
-    if a.len() <= lb {
-        return;
-    }
-    // lc(b) is non-zero (b is trimmed) and p is prime, so it has an inverse; `s` is
-    // R^2 / lc(b), so that mul(b_i, s) = b_i R / lc(b).
-    let s = m.mul(m.inverse_mont(b[lb]), m.r2);
-    scaled.clear();
-    scaled.extend(b[..lb].iter().map(|&x| m.mul(x, s)));
-    while a.len() > lb {
-        let top = a.len() - 1;
-        let q = a[top];
-        let shift = top - lb;
-        if let Some(quo) = quotient.as_deref_mut() {
-            quo.push(q);
-        }
-        if q != 0 {
-            for (x, &bi) in a[shift..top].iter_mut().zip(scaled.iter()) {
-                // mul(q, b_i R / lc(b)) = q b_i / lc(b) modulo p.
-                let t = m.mul(q, bi);
-                let v = *x + p - t;
-                *x = v - p * u64::from(v >= p);
-            }
-        }
-        a.pop();
-        if quotient.is_none() {
-            trim(a);
-        }
-    }
 }
 
 /// Montgomery arithmetic modulo an odd prime `p < 2^31` with `R = 2^32`: a product is two
@@ -314,94 +287,6 @@ impl UnivariateImage {
     }
 }
 
-/// The products, modulo the first prime, of the images of a set's members in one variable,
-/// a product per variable: one Euclid of a candidate's image against the product of its
-/// variable proves it coprime to all of them at once. A square-free basis of `k` members of
-/// degree `d` asks `k^2 / 2` pairs; pair by pair each was a Euclid of `d` steps with an
-/// inverse each, against the product a division costing `d` products per member.
-#[derive(Default)]
-pub(crate) struct ImageProducts {
-    /// (variable, product of the images in it).
-    by_var: Vec<(usize, Dense)>,
-}
-
-impl ImageProducts {
-    /// The products of `images`.
-    pub(crate) fn of<'a>(images: impl Iterator<Item = &'a UnivariateImage>) -> ImageProducts {
-        let mut out = ImageProducts::default();
-        for x in images {
-            out.push(x);
-        }
-        out
-    }
-
-    /// Multiplies `x` into the product of its variable. The product carries a factor
-    /// `R^-1` per multiplication (Montgomery products of plain residues), a unit that
-    /// changes no gcd's degree.
-    pub(crate) fn push(&mut self, x: &UnivariateImage) {
-        let m = Mont32::new(PRIMES[0]);
-        let Some(i) = self.by_var.iter().position(|(v, _)| *v == x.var) else {
-            self.by_var.push((x.var, x.dense.clone()));
-            return;
-        };
-        let prod = &mut self.by_var[i].1;
-        let mut out: Dense = SmallVec::from_elem(0, prod.len() + x.dense.len() - 1);
-        for (i, &a) in prod.iter().enumerate() {
-            if a == 0 {
-                continue;
-            }
-            for (o, &b) in out[i..].iter_mut().zip(x.dense.iter()) {
-                let v = *o + m.mul(a, b);
-                *o = v - m.p * u64::from(v >= m.p);
-            }
-        }
-        // The leading entries are non-zero modulo the prime (UnivariateImage::of), and so
-        // is their product: `out` is trimmed.
-        *prod = out;
-    }
-
-    /// Divides `x` (pushed before) out of the product of its variable; `false` if it did
-    /// not divide (the caller then computes the products again).
-    pub(crate) fn remove(&mut self, x: &UnivariateImage) -> bool {
-        let Some(i) = self.by_var.iter().position(|(v, _)| *v == x.var) else {
-            return false;
-        };
-        let m = Mont32::new(PRIMES[0]);
-        let mut rem = self.by_var[i].1.clone();
-        let mut quotient: Dense = SmallVec::new();
-        let mut scaled: Dense = SmallVec::new();
-        reduce_with_quotient(&mut rem, &x.dense, &m, &mut scaled, Some(&mut quotient));
-        if rem.iter().any(|&c| c != 0) {
-            return false;
-        }
-        // Collected from the top down; times lc(x), a unit.
-        quotient.reverse();
-        if quotient.is_empty() {
-            self.by_var.swap_remove(i);
-        } else {
-            self.by_var[i].1 = quotient;
-        }
-        true
-    }
-
-    /// `true` proves that `x`'s polynomial has an integer gcd with every polynomial whose
-    /// image was pushed: with one in another variable by [`UnivariateImage::coprime`]'s
-    /// argument, with those in its variable because a common factor of positive degree
-    /// would keep its degree modulo the prime and divide both `x` and the product (whose
-    /// leading entry, a product of non-zero leading entries, does not vanish).
-    pub(crate) fn coprime_to_all(&self, x: &UnivariateImage) -> bool {
-        let Some((_, prod)) = self.by_var.iter().find(|(v, _)| *v == x.var) else {
-            return true;
-        };
-        let m = Mont32::new(PRIMES[0]);
-        let mut rem = prod.clone();
-        let mut scaled: Dense = SmallVec::new();
-        // gcd(x, prod) = gcd(x, prod mod x).
-        reduce(&mut rem, &x.dense, &m, &mut scaled);
-        !rem.is_empty() && gcd_degree(x.dense.clone(), rem, PRIMES[0]) == 0
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::{coprime_at_point, coprime_mod_p, gcd_degree, Dense, PRIMES};
@@ -486,64 +371,6 @@ mod tests {
     }
 
     use crate::{Poly, Vars};
-    #[test]
-    fn product_test_agrees_with_every_pair() {
-        use super::{ImageProducts, UnivariateImage};
-        let mut v = Vars::from_names(["x", "y"]);
-        // Members: products of a few small factors in x, some shared, one in y.
-        let factors = [
-            "x - 1",
-            "x + 2",
-            "x^2 + 1",
-            "x^3 - 2",
-            "3x + 5",
-            "x^2 - x - 1",
-            "x^4 + x + 7",
-        ];
-        let fs: Vec<Poly> = factors
-            .iter()
-            .map(|f| Poly::parse(f, &mut v).unwrap())
-            .collect();
-        let mut state = 7u64;
-        let mut next = move |m: u64| {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (state >> 33) % m
-        };
-        let mut agreed = (0, 0);
-        for _ in 0..300 {
-            let member = |next: &mut dyn FnMut(u64) -> u64| {
-                let mut p = fs[next(7) as usize].clone();
-                if next(2) == 0 {
-                    p = p.mul(&fs[next(7) as usize]);
-                }
-                p
-            };
-            let n = 1 + next(4);
-            let set: Vec<Poly> = (0..n).map(|_| member(&mut next)).collect();
-            let mut images: Vec<UnivariateImage> = set
-                .iter()
-                .map(|p| UnivariateImage::of(p).unwrap())
-                .collect();
-            images.push(UnivariateImage::of(&Poly::parse("y^2 - 3", &mut v).unwrap()).unwrap());
-            let mut products = ImageProducts::of(images.iter());
-            let x = UnivariateImage::of(&member(&mut next)).unwrap();
-            let pairwise = images.iter().all(|y| x.coprime(y));
-            assert_eq!(products.coprime_to_all(&x), pairwise);
-            // Without the first member, divided out of the product.
-            assert!(products.remove(&images[0]));
-            let rest = images[1..].iter().all(|y| x.coprime(y));
-            assert_eq!(products.coprime_to_all(&x), rest);
-            if pairwise {
-                agreed.0 += 1;
-            } else {
-                agreed.1 += 1;
-            }
-        }
-        // Both answers occur.
-        assert!(agreed.0 > 20 && agreed.1 > 20, "{agreed:?}");
-    }
 
     #[test]
     fn proves_coprimality_and_never_claims_it_falsely() {

@@ -3,7 +3,7 @@
 
 use crate::coeff::Coeff;
 use crate::gcd::{content_is_integer, coprime_proven, square_free_proven};
-use crate::modular::{ImageProducts, UnivariateImage};
+use crate::modular::UnivariateImage;
 use crate::poly::Poly;
 
 impl<C: Coeff> Poly<C> {
@@ -141,7 +141,6 @@ pub fn square_free_basis_until<C: Coeff>(
     let mut basis = Basis {
         polys: Vec::new(),
         images: Vec::new(),
-        products: ImageProducts::default(),
     };
     for p in polys {
         if stop() {
@@ -161,8 +160,6 @@ pub fn square_free_basis_until<C: Coeff>(
 struct Basis<C: Coeff> {
     polys: Vec<Poly<C>>,
     images: Vec<Option<UnivariateImage>>,
-    /// The products of the images, per variable.
-    products: ImageProducts,
 }
 
 /// Splits `f` along its content in every variable (not only the main one): `m^2 - n*m`
@@ -199,16 +196,10 @@ fn insert_coprime<C: Coeff>(
             continue;
         }
         let image = UnivariateImage::of(&f);
-        // One test against every member with an image (the usual case); pair by pair only
-        // when it fails, to find the member with the common factor.
-        let all_images = image
-            .as_ref()
-            .is_some_and(|x| basis.products.coprime_to_all(x));
         let mut split = None;
         for (i, b) in basis.polys.iter().enumerate() {
             // Proven coprime: the gcd below would be an integer (the usual case).
             let proven = match (&image, &basis.images[i]) {
-                (Some(_), Some(_)) if all_images => true,
                 (Some(x), Some(y)) => x.coprime(y),
                 _ => coprime_proven(&f, b),
             };
@@ -223,19 +214,12 @@ fn insert_coprime<C: Coeff>(
         }
         match split {
             None => {
-                if let Some(x) = &image {
-                    basis.products.push(x);
-                }
                 basis.polys.push(f);
                 basis.images.push(image);
             }
             Some((i, g)) => {
                 let b = basis.polys.swap_remove(i);
-                if let Some(y) = basis.images.swap_remove(i) {
-                    if !basis.products.remove(&y) {
-                        basis.products = ImageProducts::of(basis.images.iter().flatten());
-                    }
-                }
+                basis.images.swap_remove(i);
                 // g divides both by construction.
                 let exact = |a: &Poly<C>| a.div_exact(&g).expect("gcd divides").normalize_sign();
                 pending.push(exact(&b));
