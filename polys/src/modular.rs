@@ -78,39 +78,26 @@ fn trim(a: &mut Dense) {
 }
 
 /// Degree of `gcd(a, b)` over `Z/p` (`a`, `b` non-zero, trimmed, entries below `p`).
-///
-/// Euclid with one inverse per remainder: `b` is scaled once to `b R / lc(b)` (`R = 2^32`),
-/// so that each step of the division, `a <- a - lc(a) x^shift b / lc(b)`, is one
-/// Montgomery product per entry ([`Mont32`]) instead of the three hardware remainders of
-/// the inverse-free form (`a <- lc(b) a - lc(a) x^shift b`), which were most of the
-/// square-free basis's coprimality proofs (hard random domains: up to three quarters of
-/// a decomposition). The inverse is Fermat's `lc^(p-2)` by Montgomery products: an
-/// extended Euclid of words (a division per step) cost more than the division of the
-/// polynomials at the degrees these proofs see.
 fn gcd_degree(mut a: Dense, mut b: Dense, p: u64) -> usize {
     if a.len() < b.len() {
         std::mem::swap(&mut a, &mut b);
     }
-    let m = Mont32::new(p);
-    let mut scaled: Dense = SmallVec::new();
     while !b.is_empty() {
+        // a <- lc(b)^k a mod b, without inverses: lc(b) is a unit modulo p, so scaling by it
+        // leaves the gcd unchanged. Each step cancels the top coefficient of a:
+        // a <- lc(b) a - lc(a) x^shift b.
         let lb = b.len() - 1;
-        // lc(b) is non-zero (b is trimmed) and p is prime, so it has an inverse; `s` is
-        // R^2 / lc(b), so that mul(b_i, s) = b_i R / lc(b).
-        let s = m.mul(m.inverse_mont(b[lb]), m.r2);
-        scaled.clear();
-        scaled.extend(b[..lb].iter().map(|&x| m.mul(x, s)));
+        let bl = b[lb];
         while a.len() > lb {
             let top = a.len() - 1;
             let q = a[top];
             let shift = top - lb;
-            if q != 0 {
-                for (x, &bi) in a[shift..top].iter_mut().zip(&scaled) {
-                    // mul(q, b_i R / lc(b)) = q b_i / lc(b) modulo p.
-                    let t = m.mul(q, bi);
-                    let v = *x + p - t;
-                    *x = v - p * u64::from(v >= p);
-                }
+            for x in a[..top].iter_mut() {
+                *x = *x * bl % p;
+            }
+            for (i, &bi) in b[..lb].iter().enumerate() {
+                let t = q * bi % p;
+                a[shift + i] = (a[shift + i] + p - t) % p;
             }
             a.pop();
             trim(&mut a);
@@ -118,64 +105,6 @@ fn gcd_degree(mut a: Dense, mut b: Dense, p: u64) -> usize {
         std::mem::swap(&mut a, &mut b);
     }
     a.len() - 1
-}
-
-/// Montgomery arithmetic modulo an odd prime `p < 2^31` with `R = 2^32`: a product is two
-/// multiplications and a shift instead of a 64-bit division.
-struct Mont32 {
-    p: u64,
-    /// `-1 / p` modulo `2^32`.
-    neg_inv: u32,
-    /// `R^2 mod p`.
-    r2: u64,
-}
-
-impl Mont32 {
-    fn new(p: u64) -> Mont32 {
-        debug_assert!(p % 2 == 1 && p < 1 << 31);
-        // Newton's iteration doubles the correct low bits of an inverse of the odd p
-        // (p is its own inverse modulo 8): 3, 6, 12, 24, 48.
-        let p32 = p as u32;
-        let mut inv = p32;
-        for _ in 0..4 {
-            inv = inv.wrapping_mul(2u32.wrapping_sub(p32.wrapping_mul(inv)));
-        }
-        let r = (1u64 << 32) % p;
-        Mont32 {
-            p,
-            neg_inv: inv.wrapping_neg(),
-            r2: r * r % p,
-        }
-    }
-
-    /// `a b / R mod p` for `a, b < p`, in `[0, p)`.
-    #[inline]
-    fn mul(&self, a: u64, b: u64) -> u64 {
-        let t = a * b;
-        let m = (t as u32).wrapping_mul(self.neg_inv) as u64;
-        // t + m p < p^2 + 2^32 p < 2^64 (p < 2^31), and the low 32 bits cancel; the
-        // quotient is below 2p.
-        let u = (t + m * self.p) >> 32;
-        u - self.p * u64::from(u >= self.p)
-    }
-
-    /// For `x != 0` (plain, below `p`): `R / x mod p`, the Montgomery form of `1 / x`, as
-    /// `(x R)^(p - 2)` in Montgomery arithmetic (Fermat).
-    fn inverse_mont(&self, x: u64) -> u64 {
-        let base = self.mul(x, self.r2);
-        // The Montgomery form of 1 is R mod p = mul(1, R^2).
-        let mut acc = self.mul(1, self.r2);
-        let mut e = self.p - 2;
-        let mut sq = base;
-        while e > 0 {
-            if e & 1 == 1 {
-                acc = self.mul(acc, sq);
-            }
-            sq = self.mul(sq, sq);
-            e >>= 1;
-        }
-        acc
-    }
 }
 
 /// `true` proves that `a` and `b`, polynomials in `v` alone, have no common factor of
@@ -301,73 +230,6 @@ mod tests {
         let c: Dense = [3, 0, 1].into_iter().collect();
         assert_eq!(gcd_degree(a.clone(), c, p), 0);
         assert_eq!(gcd_degree(a.clone(), a, p), 2);
-    }
-
-    /// The inverse-free Euclid `gcd_degree` had before (one remainder per product): the
-    /// oracle for the Montgomery version.
-    fn gcd_degree_by_remainders(mut a: Dense, mut b: Dense, p: u64) -> usize {
-        if a.len() < b.len() {
-            std::mem::swap(&mut a, &mut b);
-        }
-        while !b.is_empty() {
-            let lb = b.len() - 1;
-            let bl = b[lb];
-            while a.len() > lb {
-                let top = a.len() - 1;
-                let (q, shift) = (a[top], top - lb);
-                for x in a[..top].iter_mut() {
-                    *x = *x * bl % p;
-                }
-                for (i, &bi) in b[..lb].iter().enumerate() {
-                    a[shift + i] = (a[shift + i] + p - q * bi % p) % p;
-                }
-                a.pop();
-                super::trim(&mut a);
-            }
-            std::mem::swap(&mut a, &mut b);
-        }
-        a.len() - 1
-    }
-
-    fn mul_dense(a: &Dense, b: &Dense, p: u64) -> Dense {
-        let mut out: Dense = smallvec::SmallVec::from_elem(0, a.len() + b.len() - 1);
-        for (i, &x) in a.iter().enumerate() {
-            for (j, &y) in b.iter().enumerate() {
-                out[i + j] = (out[i + j] + x * y) % p;
-            }
-        }
-        out
-    }
-
-    #[test]
-    fn montgomery_gcd_degrees_agree_with_remainders_and_common_factors() {
-        // A fixed linear congruential sequence: reproducible without a dependency.
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move |m: u64| {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            (state >> 33) % m
-        };
-        for &p in &PRIMES {
-            for round in 0..200 {
-                let mut poly = |deg: usize, small: bool| -> Dense {
-                    let m = if small { 3 } else { p };
-                    let mut d: Dense = (0..deg).map(|_| next(m)).collect();
-                    d.push(1 + next(m - 1));
-                    d
-                };
-                let small = round % 2 == 0;
-                let h = poly(round % 7, small);
-                let (da, db) = (1 + round % 30, 1 + (round * 7) % 40);
-                let a = mul_dense(&h, &poly(da, small), p);
-                let b = mul_dense(&h, &poly(db, small), p);
-                let g = gcd_degree(a.clone(), b.clone(), p);
-                assert_eq!(g, gcd_degree_by_remainders(a, b, p), "p {p} round {round}");
-                // h divides both.
-                assert!(g >= round % 7, "p {p} round {round}");
-            }
-        }
     }
 
     use crate::{Poly, Vars};
