@@ -47,6 +47,7 @@ pub mod catalogue;
 mod defs;
 mod factor;
 mod gemv;
+mod loops;
 pub mod nest;
 pub mod omp;
 mod parts;

@@ -9,6 +9,7 @@
 //! branch is recognised structurally (see [`replace_point_nests`]); a codegen hook that
 //! hands back the full-tile body would make this pass unnecessary.
 
+use crate::loops::{loops_over, Piece};
 use codegen::ast::Node;
 use codegen::emit_c::CEmitter;
 use codegen::expr::Expr;
@@ -237,40 +238,25 @@ pub fn replace_point_nests(
 /// further indented lines, braced or not. `None` when a braced loop's closing brace is not
 /// where the printer puts it.
 pub fn around_loop_bodies(fragment: &str, var: &str, before: &str, after: &str) -> Option<String> {
-    let head = format!("for (int64_t {var} = ");
-    let indent = |l: &str| l.len() - l.trim_start().len();
     let lines: Vec<&str> = fragment.lines().collect();
     let mut out = String::new();
-    let mut at = 0;
-    while at < lines.len() {
-        let line = lines[at];
-        let trimmed = line.trim_start();
-        if !trimmed.starts_with(&head) {
-            out.push_str(line);
-            out.push('\n');
-            at += 1;
-            continue;
+    for piece in loops_over(&lines, var)? {
+        match piece {
+            Piece::Line(line) => {
+                out.push_str(line);
+                out.push('\n');
+            }
+            Piece::Loop { pad, header, body } => {
+                out.push_str(&format!("{pad}{header} {{\n{pad}  {before}\n"));
+                // The body is kept as printed (with loops over `var` inside it left alone:
+                // the loop over `var` is the outermost tile loop wherever this is used).
+                for l in body {
+                    out.push_str(l);
+                    out.push('\n');
+                }
+                out.push_str(&format!("{pad}  {after}\n{pad}}}\n"));
+            }
         }
-        let d = indent(line);
-        let mut end = at + 1;
-        while end < lines.len() && indent(lines[end]) > d {
-            end += 1;
-        }
-        let braced = trimmed.ends_with('{');
-        if braced && !(end < lines.len() && lines[end].trim() == "}" && indent(lines[end]) == d) {
-            return None;
-        }
-        let pad = &line[..d];
-        let header = trimmed.trim_end_matches('{').trim_end();
-        out.push_str(&format!("{pad}{header} {{\n{pad}  {before}\n"));
-        // The body is kept as printed (with loops over `var` inside it left alone: the
-        // loop over `var` is the outermost tile loop wherever this is used).
-        for body in &lines[at + 1..end] {
-            out.push_str(body);
-            out.push('\n');
-        }
-        out.push_str(&format!("{pad}  {after}\n{pad}}}\n"));
-        at = if braced { end + 1 } else { end };
     }
     Some(out)
 }

@@ -4,6 +4,8 @@
 //! code names no OpenMP construct; with it, the code still compiles and runs serially
 //! without -fopenmp (the pragmas are ignored and the thread count is 1).
 
+use crate::loops::{loops_over, Piece};
+
 /// Printed after the includes (`c/omp.h`): the thread id, the thread count of the next region
 /// and that of the current one (`PS_TID`, `PS_NTHREADS`, `PS_TEAM`; 0, 1, 1 without -fopenmp).
 /// `PS_OMP_MIN`: the least work (multiply-adds) per parallel iteration for a loop to go
@@ -117,45 +119,23 @@ pub fn parallelize_regions_in(
     var: &str,
     cond: &str,
 ) -> Option<String> {
-    let head = format!("for (int64_t {outer} = ");
-    let indent = |l: &str| l.len() - l.trim_start().len();
     let lines: Vec<&str> = fragment.lines().collect();
     let mut out = String::new();
-    let mut at = 0;
-    while at < lines.len() {
-        let line = lines[at];
-        let trimmed = line.trim_start();
-        if !trimmed.starts_with(&head) {
-            if !is_control(trimmed) {
-                return None;
+    for piece in loops_over(&lines, outer)? {
+        match piece {
+            Piece::Line(line) => {
+                if !is_control(line.trim_start()) {
+                    return None;
+                }
+                out.push_str(line);
+                out.push('\n');
             }
-            out.push_str(line);
-            out.push('\n');
-            at += 1;
-            continue;
+            Piece::Loop { pad, header, body } => {
+                let body: String = body.iter().map(|l| format!("{l}\n")).collect();
+                let region = parallelize_region(&body, var, cond)?;
+                out.push_str(&format!("{pad}{header} {{\n{region}{pad}}}\n"));
+            }
         }
-        // The loop's body: the lines indented further, and with a brace its closing one.
-        let d = indent(line);
-        let mut end = at + 1;
-        while end < lines.len() && indent(lines[end]) > d {
-            end += 1;
-        }
-        let braced = trimmed.ends_with('{');
-        if braced && !(end < lines.len() && lines[end].trim() == "}" && indent(lines[end]) == d) {
-            return None;
-        }
-        let body: String = lines[at + 1..end]
-            .iter()
-            .map(|l| format!("{l}\n"))
-            .collect();
-        let region = parallelize_region(&body, var, cond)?;
-        let header = trimmed.trim_end_matches('{').trim_end();
-        out.push_str(&format!(
-            "{}{header} {{\n{region}{}}}\n",
-            &line[..d],
-            &line[..d]
-        ));
-        at = if braced { end + 1 } else { end };
     }
     Some(out)
 }
