@@ -71,53 +71,55 @@ pub(crate) fn bracketed_search(f: &Poly, j: usize, site: &RootSite) -> Option<Ro
             false,
         )
     });
-    // The nearest constant section among `cells` (walking away from the root), as the
-    // largest integer strictly below it (`above`: it may itself be an integer root of `f`,
-    // f = i (i^2 + 3i - 1)...: the roots -0.92 and 0, and the search would read a zero at
-    // its last integer as the root it looks for) or its floor; `Err` with the position
-    // of a root of `f` met first.
     let constant = |c: &Cell| match &c.lower {
         Bound::Roots(refs) => refs
             .iter()
             .any(|r| (0..k).all(|v| site.basis[r.poly].degree(v) == 0)),
         _ => false,
     };
-    let nearest =
-        |range: &mut dyn Iterator<Item = usize>, above: bool| -> Option<Result<Expr, usize>> {
-            for q in range {
-                let c = &site.stack[q];
-                if c.kind != CellKind::Section {
-                    continue;
-                }
-                if constant(c) {
-                    let end = if above {
-                        Int::from(c.sample.ceil()).sub(&Int::from(1))
-                    } else {
-                        Int::from(c.sample.floor())
-                    };
-                    return Some(Ok(Expr::Poly(Poly::constant(end))));
-                }
-                if root_of(c, fi).is_some() {
-                    return Some(Err(q));
-                }
-            }
-            None
-        };
-    let below = |q: usize| -> Option<Expr> {
-        let mut any = (0..q)
-            .rev()
-            .filter(|&q| site.stack[q].kind == CellKind::Section);
-        any.find_map(|q| constant(&site.stack[q]).then(|| Int::from(site.stack[q].sample.floor())))
-            .map(|e| Expr::Poly(Poly::constant(e)))
+    // The search's end at a constant section: below the root its floor, above it the
+    // largest integer strictly below it (it may itself be an integer root of `f`,
+    // f = i (i^2 + 3i - 1)...: the roots -0.92 and 0, and the search would read a zero at
+    // its last integer as the root it looks for).
+    let end = |c: &Cell, above: bool| {
+        Expr::Poly(Poly::constant(if above {
+            Int::from(c.sample.ceil()).sub(&Int::from(1))
+        } else {
+            Int::from(c.sample.floor())
+        }))
     };
-    let above = |q: usize| -> Option<Expr> {
-        let mut any =
-            (q + 1..site.stack.len()).filter(|&q| site.stack[q].kind == CellKind::Section);
-        any.find_map(|q| {
-            constant(&site.stack[q])
-                .then(|| Int::from(site.stack[q].sample.ceil()).sub(&Int::from(1)))
+    let sections = |range: &mut dyn Iterator<Item = usize>| -> Vec<usize> {
+        range
+            .filter(|&q| site.stack[q].kind == CellKind::Section)
+            .collect()
+    };
+    // Walking away from the root over the sections at `qs`: the end at the first constant
+    // one, or `Err` with the position of a root of `f` met first.
+    let nearest = |qs: &[usize], above: bool| -> Option<Result<Expr, usize>> {
+        qs.iter().find_map(|&q| {
+            let c = &site.stack[q];
+            if constant(c) {
+                Some(Ok(end(c, above)))
+            } else {
+                root_of(c, fi).map(|_| Err(q))
+            }
         })
-        .map(|e| Expr::Poly(Poly::constant(e)))
+    };
+    // The end at the first constant section below (above) stack position `q`, past any
+    // roots of `f`.
+    let below = |q: usize| {
+        let qs = sections(&mut (0..q).rev());
+        qs.iter()
+            .map(|&q| &site.stack[q])
+            .find(|c| constant(c))
+            .map(|c| end(c, false))
+    };
+    let above = |q: usize| {
+        let qs = sections(&mut (q + 1..site.stack.len()));
+        qs.iter()
+            .map(|&q| &site.stack[q])
+            .find(|c| constant(c))
+            .map(|c| end(c, true))
     };
     // A critical point of a cubic: the roots c1 < v0 < c2 of `f'` (v0 = -b / 3a, the root
     // of `f''`), each found by a search on `f'` between v0 and a constant section beyond
@@ -164,11 +166,11 @@ pub(crate) fn bracketed_search(f: &Poly, j: usize, site: &RootSite) -> Option<Ro
         }
         return critical(j == 1, p);
     };
-    let lo = match nearest(&mut (0..p).rev(), false)? {
+    let lo = match nearest(&sections(&mut (0..p).rev()), false)? {
         Ok(e) => e,
         Err(q) => between(q)?,
     };
-    let hi = match nearest(&mut (p + 1..site.stack.len()), true)? {
+    let hi = match nearest(&sections(&mut (p + 1..site.stack.len())), true)? {
         Ok(e) => e,
         Err(_) => between(p)?,
     };
