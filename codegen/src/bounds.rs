@@ -121,6 +121,27 @@ impl RootSite<'_> {
         (before != 0 && after == -before).then_some(before)
     }
 
+    /// `f`'s coefficients in `x_k` (constant first) without the leading ones that vanish on
+    /// the cell (all coefficients are projection factors, so they vanish on the whole
+    /// cell), negated if the leading one is negative there; and the sign applied (1 or -1).
+    pub(crate) fn leading_positive(&self, f: &Poly) -> Result<(Vec<Poly>, i32), BoundError> {
+        let mut coeffs = f.coeffs(self.prefix.len());
+        while let Some(c) = coeffs.last() {
+            match self.sign(c)? {
+                0 => {
+                    coeffs.pop();
+                }
+                s => {
+                    if s < 0 {
+                        coeffs = coeffs.iter().map(Poly::neg).collect();
+                    }
+                    return Ok((coeffs, s));
+                }
+            }
+        }
+        Ok((coeffs, 1))
+    }
+
     /// The sign of `p` at the parent cell's sample, recorded in the transcript.
     fn sign(&self, p: &Poly) -> Result<i32, BoundError> {
         let s =
@@ -170,20 +191,7 @@ pub(crate) fn root_form(
         !site.zero_dim,
         "over a point the bound comes from the sample"
     );
-    let k = site.prefix.len();
-    let mut coeffs = f.coeffs(k);
-    // Leading coefficients that vanish on the cell (all coefficients are projection
-    // factors then, so they vanish on the whole cell) do not count.
-    while let Some(c) = coeffs.last() {
-        let s = site.sign(c)?;
-        if s != 0 {
-            if s < 0 {
-                coeffs = coeffs.iter().map(Poly::neg).collect();
-            }
-            break;
-        }
-        coeffs.pop();
-    }
+    let (coeffs, _) = site.leading_positive(f)?;
     let root = match coeffs.len() {
         2 => Root::Rational {
             num: coeffs[0].neg(),

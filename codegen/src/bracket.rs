@@ -13,7 +13,6 @@
 use crate::bounds::{divide, root_of, RootForm, RootSite, Round};
 use crate::expr::Expr;
 use cad::lift::{Bound, Cell, CellKind};
-use cad::sign_at;
 use polys::{Coeff, Int, Poly};
 
 /// Bits of headroom the closed form must keep: it stays when its polynomials cannot
@@ -40,27 +39,9 @@ pub(crate) const KEEP_CLOSED_BITS: u32 = 12;
 pub(crate) fn bracketed_search(f: &Poly, j: usize, site: &RootSite) -> Option<RootForm> {
     let k = site.prefix.len();
     let (fi, p) = site.section_of(f, j)?;
-    // Coefficients in x_k, without leading ones that vanish on the cell (all of them are
-    // then projection factors and vanish on the whole cell), made to lead positively.
-    let sign = |q: &Poly| sign_at(q, site.prefix, site.stats).ok();
-    let mut coeffs = f.coeffs(k);
-    let mut flip = 1;
-    while let Some(c) = coeffs.last() {
-        match sign(c)? {
-            0 => {
-                coeffs.pop();
-            }
-            s => {
-                flip = s;
-                break;
-            }
-        }
-    }
+    let (coeffs, flip) = site.leading_positive(f).ok()?;
     if coeffs.len() < 2 {
         return None;
-    }
-    if flip < 0 {
-        coeffs = coeffs.iter().map(Poly::neg).collect();
     }
     // Between two roots of a quadratic lies its vertex -b / 2a (a > 0 now): its floor
     // separates them.

@@ -333,12 +333,14 @@ impl Lowering<'_> {
         let Bound::Roots(refs) = b else {
             return Ok(None);
         };
-        let closed = match self.closed_bound(level, prefix, b, value, round) {
+        let (closed, degree) = match self.closed_bound(level, prefix, b, value, round) {
             // A root of degree 3 or more without derivative separators in the stack:
             // constant neighbours can separate it, which spares a decomposition with the
             // derivatives in its projection.
-            Err(GenError::Bound(BoundError::Degree { .. })) if !level.zero_dim => None,
-            other => other?,
+            Err(e @ GenError::Bound(BoundError::Degree { .. })) if !level.zero_dim => {
+                (None, Some(e))
+            }
+            other => (other?, None),
         };
         let bits = closed.as_deref().map_or(0, safe_bits);
         if level.zero_dim || bits >= KEEP_CLOSED_BITS {
@@ -355,7 +357,7 @@ impl Lowering<'_> {
             (Some(s), _) => Ok(Some(Rc::new(s))),
             (None, Some(e)) => Ok(Some(e)),
             // No separators at all: the error that asks for the derivatives.
-            (None, None) => self.closed_bound(level, prefix, b, value, round),
+            (None, None) => degree.map_or(Ok(None), Err),
         }
     }
 
