@@ -1,7 +1,10 @@
 /* Benchmark driver for `polyscan kernel` (benches/kernels.sh): each generated kernel, a
    naive loop nest and OpenBLAS on the same data, on --threads=N threads (default 1; the
-   naive nests always serial), best of several repetitions, interleaved so that load on the shared machine hits all three alike.
-   Prints one Markdown table row per kernel and size. Square problems, column-major,
+   naive nests always serial), best of several repetitions, interleaved so that load on the shared machine hits all three alike;
+   with --passes=P the whole list of sizes and kernels is measured P times over and each
+   variant keeps its best, so that a slow stretch of the host (seconds long, one core taken
+   by another process) meets one pass of a kernel, not all its samples.
+   Prints one Markdown table row per kernel and size, after the last pass. Square problems, column-major,
    lower triangles, alpha = beta = 1; GEMV and TRSV with unit increments. TRSM, TRSV,
    POTRF, GETRF and TRTRI overwrite their input: it is restored before each call, outside
    the timed region. */
@@ -243,8 +246,11 @@ int main(int argc, char **argv)
     { "TRTRI", trtri_ps, (fn)trtri_nv, trtri_ob, 1.0 / 3.0, 0.0, restore_a, 1 },
     { "LAUUM", lauum_ps, (fn)lauum_nv, lauum_ob, 1.0 / 3.0, 0.0, restore_a, 1 },
   };
-  int reps = 5, first = 0, nk = (int)(sizeof ks / sizeof ks[0]), naive = 1;
+  int reps = 5, passes = 1, first = 0, nk = (int)(sizeof ks / sizeof ks[0]), naive = 1;
   const char *only = NULL;
+  enum { MAX_SIZES = 16 };
+  int sizes[MAX_SIZES], nsizes = 0;
+  if (nk > 16) { fprintf(stderr, "more kernels than the table of bests holds\n"); return 2; }
   for (int a = 1; a < argc; a++) {
     if (strncmp(argv[a], "--threads=", 10) == 0) { threads = atoi(argv[a] + 10); continue; }
   }
@@ -253,12 +259,26 @@ int main(int argc, char **argv)
   for (int a = 1; a < argc; a++) {
     if (strncmp(argv[a], "--threads=", 10) == 0) continue;
     if (strncmp(argv[a], "--reps=", 7) == 0) { reps = atoi(argv[a] + 7); continue; }
+    if (strncmp(argv[a], "--passes=", 9) == 0) { passes = atoi(argv[a] + 9); continue; }
     if (strncmp(argv[a], "--only=", 7) == 0) { only = argv[a] + 7; continue; }
     if (strcmp(argv[a], "--no-naive") == 0) { naive = 0; continue; }
     if (strcmp(argv[a], "--gemm-only") == 0) { nk = 1; continue; }
     if (strcmp(argv[a], "--solvers-only") == 0) { first = 5; continue; }
     int n = atoi(argv[a]);
     if (n < 1) { fprintf(stderr, "unknown argument %s\n", argv[a]); return 2; }
+    if (nsizes == MAX_SIZES) { fprintf(stderr, "at most %d sizes\n", MAX_SIZES); return 2; }
+    sizes[nsizes++] = n;
+  }
+  if (passes < 1) passes = 1;
+  /* best[size][kernel][variant] over all passes, in seconds per call. */
+  static double bests[MAX_SIZES][16][3];
+  for (int si = 0; si < nsizes; si++)
+    for (int k = 0; k < 16; k++)
+      for (int v = 0; v < 3; v++) bests[si][k][v] = 1e30;
+  for (int pass = 0; pass < passes; pass++)
+  for (int si = 0; si < nsizes; si++) {
+    int n = sizes[si];
+    fprintf(stderr, "pass %d of %d, n = %d\n", pass + 1, passes, n);
     size_t sz = sizeof(double) * (size_t)n * (size_t)n;
     double *A = aligned_alloc(64, sz), *B = aligned_alloc(64, sz), *C = aligned_alloc(64, sz);
     A0 = malloc(sz); B0 = malloc(sz);
@@ -277,7 +297,7 @@ int main(int argc, char **argv)
             else if (ks[k].data == 2 && i < j) A[i + j * n] = A[j + i * n];
           }
       memcpy(A0, A, sz); memcpy(B0, B, sz);
-      double best[3] = { 1e30, 1e30, 1e30 };
+      double *best = bests[si][k];
       double f = (ks[k].flops_per_n3 * (double)n + ks[k].flops_per_n2) * (double)n * (double)n * 1e-9;
       /* Calls per timing, so that one timing lasts about 0.1 s at 1 GFLOP/s at least. */
       int inner = f < 0.1 ? (int)(0.1 / f) + 1 : 1;
@@ -319,14 +339,20 @@ int main(int argc, char **argv)
           if (t < best[v]) best[v] = t;
         }
       }
+    }
+    free(A); free(B); free(C); free(A0); free(B0); free(piv64); free(piv32);
+  }
+  for (int si = 0; si < nsizes; si++)
+    for (int k = first; k < nk; k++) {
+      if (only != NULL && strcmp(only, ks[k].name) != 0) continue;
+      int n = sizes[si];
+      double f = (ks[k].flops_per_n3 * (double)n + ks[k].flops_per_n2) * (double)n * (double)n * 1e-9;
+      const double *best = bests[si][k];
       double ps = f / best[0], nv = f / best[1], ob = f / best[2];
       char nvs[32] = "-";
       if (naive) snprintf(nvs, sizeof nvs, "%.1f", nv);
       printf("| %s | %d | %.1f | %s | %.1f | %.2f | %.0f%% |\n", ks[k].name, n, ps, nvs, ob,
              ps / ob, 100.0 * ps / (PEAK * threads));
-      fflush(stdout);
     }
-    free(A); free(B); free(C); free(A0); free(B0); free(piv64); free(piv32);
-  }
   return 0;
 }
