@@ -35,7 +35,11 @@
 #                    few milliseconds is one sample of the host's noise) [default 1]
 #   ROUNDS           run the generated and the OpenBLAS program alternately this many
 #                    times each and keep each one's best time: on a shared host a slow
-#                    minute then slows both columns, not one [default 2]
+#                    minute then slows both columns, not one. Four, because slow stretches
+#                    last seconds: a07 at two threads, six runs in a row of the same
+#                    program, read 0.49 0.46 0.71 0.72 0.43 0.52 s, every kernel of the
+#                    slow runs 1.5x slower alike (another process on the second core), so
+#                    two rounds could leave one column with only slow samples [default 4]
 #   TIME_LIMIT       search time per problem, seconds [default 2]
 #   CC               C compiler [default cc]
 set -eu
@@ -72,7 +76,7 @@ esac
 TIME_LIMIT=${TIME_LIMIT:-2}
 THREADS=${THREADS:-1}
 REPEAT=${REPEAT:-1}
-ROUNDS=${ROUNDS:-2}
+ROUNDS=${ROUNDS:-4}
 CC=${CC:-cc}
 omp_flags=""
 if [ "$THREADS" -gt 1 ]; then omp_flags="-fopenmp"; fi
