@@ -67,6 +67,11 @@ fn run_request(req: &Request) {
 
 /// [`run_request`] with extra compiler flags.
 fn run_request_with(req: &Request, cflags: &[&str]) {
+    run_request_on(req, cflags, &["2"]);
+}
+
+/// [`run_request_with`], the one build run once per OpenMP thread count in `threads`.
+fn run_request_on(req: &Request, cflags: &[&str], threads: &[&str]) {
     let (kernel, layout, uplo, openmp) = (req.kernel, req.layout, req.uplo, req.openmp);
     let cc = compiler();
     let text = emit(req).expect("the kernel emits");
@@ -110,17 +115,22 @@ fn run_request_with(req: &Request, cflags: &[&str]) {
         &exe,
         "compile",
     );
-    let run = Command::new(&exe)
-        .env("OMP_NUM_THREADS", "2")
-        .output()
-        .expect("run the driver");
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    assert!(
-        run.status.success(),
-        "{kernel:?} {layout:?} {uplo:?}: {stdout}{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    assert!(stdout.contains(", 0 failures"), "{stdout}");
+    for t in threads {
+        let run = Command::new(&exe)
+            .env("OMP_NUM_THREADS", t)
+            .output()
+            .expect("run the driver");
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        assert!(
+            run.status.success(),
+            "{kernel:?} {layout:?} {uplo:?} on {t} threads: {stdout}{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        assert!(
+            stdout.contains(", 0 failures"),
+            "{kernel:?} {layout:?} {uplo:?} on {t} threads: {stdout}"
+        );
+    }
 }
 
 #[test]
@@ -320,6 +330,20 @@ fn run_solver_cases_with(
     every: usize,
     cflags: &[&str],
 ) -> String {
+    run_solver_cases_on(kernel, openmp, &[env], every, cflags)
+        .pop()
+        .expect("one output per environment")
+}
+
+/// [`run_solver_cases_with`], the one build run once in each environment of `envs`; the
+/// driver's outputs in that order.
+fn run_solver_cases_on(
+    kernel: Blas,
+    openmp: bool,
+    envs: &[&[(&str, &str)]],
+    every: usize,
+    cflags: &[&str],
+) -> Vec<String> {
     let cc = compiler();
     let dir = tempfile::tempdir().expect("temporary directory");
     let fname = kernel.function();
@@ -417,23 +441,27 @@ fn run_solver_cases_with(
         "link",
     );
     let built = start.elapsed();
-    let run = Command::new(&exe)
-        .envs(env.iter().copied())
-        .output()
-        .expect("run the driver");
-    let stdout = String::from_utf8_lossy(&run.stdout).to_string();
-    eprintln!(
-        "{kernel:?} openmp={openmp}: built in {:.1} s, ran in {:.1} s",
-        built.as_secs_f64(),
-        (start.elapsed() - built).as_secs_f64()
-    );
-    assert!(
-        run.status.success() && stdout.contains(", 0 failures"),
-        "{kernel:?} openmp={openmp}: {stdout}{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    eprintln!("{kernel:?} openmp={openmp}: {}", stdout.trim());
-    stdout
+    let mut outputs = Vec::new();
+    for env in envs {
+        let run = Command::new(&exe)
+            .envs(env.iter().copied())
+            .output()
+            .expect("run the driver");
+        let stdout = String::from_utf8_lossy(&run.stdout).to_string();
+        eprintln!(
+            "{kernel:?} openmp={openmp} {env:?}: built in {:.1} s, ran in {:.1} s",
+            built.as_secs_f64(),
+            (start.elapsed() - built).as_secs_f64()
+        );
+        assert!(
+            run.status.success() && stdout.contains(", 0 failures"),
+            "{kernel:?} openmp={openmp} {env:?}: {stdout}{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        eprintln!("{kernel:?} openmp={openmp} {env:?}: {}", stdout.trim());
+        outputs.push(stdout);
+    }
+    outputs
 }
 
 #[test]
@@ -507,25 +535,67 @@ fn portable_micro_kernel_matches_naive_loops() {
     run_solver_cases_with(Blas::Trsm, false, &[], 3, &portable);
 }
 
-/// `--openmp`: compiled with -fopenmp and run on two threads, the kernels give the same
-/// results as the naive loops (every eighth of TRSM's flag combinations, two of POTRF's,
-/// both of GETRF's (each block step a parallel region with look-ahead where its tiles are
-/// equal: PS_OMP_MIN=512 makes steps of 8 x 8 tiles parallel); GEMM, SYMM and SYRK, whose
-/// column-tile loops run in parallel (GEMM's and SYMM's row tiles where m > n), and GEMV, whose row tiles (row-major) or column tiles
-/// (column-major, each thread into its own copy of y) are owned by threads).
+/// The BLAS-3 and GEMV requests the tests above check without `--openmp`: GEMM in both
+/// layouts with every transposition, SYRK, SYMM and TRMM in both layouts and triangles (TRMM
+/// with both transpositions), GEMV in both layouts, LAUUM's two.
+fn blas3_requests() -> Vec<Request> {
+    let mut out = Vec::new();
+    for layout in [Layout::Col, Layout::Row] {
+        for (ta, tb) in [
+            (Trans::No, Trans::No),
+            (Trans::Yes, Trans::No),
+            (Trans::No, Trans::Yes),
+            (Trans::Yes, Trans::Yes),
+        ] {
+            out.push(Request {
+                trans: Some(ta),
+                transb: Some(tb),
+                ..request(Blas::Gemm, layout, None)
+            });
+        }
+        for uplo in [Uplo::Lower, Uplo::Upper] {
+            out.push(request(Blas::Syrk, layout, Some(uplo)));
+            out.push(request(Blas::Symm, layout, Some(uplo)));
+            for trans in [Trans::No, Trans::Yes] {
+                out.push(Request {
+                    trans: Some(trans),
+                    ..request(Blas::Trmm, layout, Some(uplo))
+                });
+            }
+        }
+        out.push(request(Blas::Gemv, layout, None));
+    }
+    out.push(request(Blas::Lauum, Layout::Col, None));
+    out.push(request(Blas::Lauum, Layout::Row, Some(Uplo::Lower)));
+    out
+}
+
+/// `--openmp`: every flag combination the tests above check without it, compiled with
+/// -fopenmp and each build run on one thread and on two, gives the naive loops' results:
+/// the BLAS-3 kernels and GEMV ([`blas3_requests`]; GEMM's, SYMM's, SYRK's, TRMM's and
+/// LAUUM's column-tile loops in parallel, GEMM's and SYMM's row tiles where m > n, GEMV's
+/// row tiles (row-major) or column tiles (column-major, each thread into its own copy of
+/// y)), and every combination of TRSM, POTRF and GETRF (GETRF's block steps parallel
+/// regions with look-ahead where its tiles are equal: PS_OMP_MIN=512 makes steps of 8 x 8
+/// tiles parallel). TRSV and TRTRI have their own tests on one and two threads above.
 #[test]
-fn openmp_kernels_match_naive_loops_on_two_threads() {
-    let two = [("OMP_NUM_THREADS", "2")];
-    run_solver_cases(Blas::Trsm, true, &two, 8);
-    run_solver_cases(Blas::Potrf, true, &two, 3);
-    run_solver(Blas::Getrf, true, &two);
-    run_solver_cases(Blas::Trtri, true, &two, 4);
-    run_with(Blas::Gemm, Layout::Col, None, true);
-    run_with(Blas::Symm, Layout::Row, Some(Uplo::Upper), true);
-    run_with(Blas::Syrk, Layout::Row, Some(Uplo::Upper), true);
-    run_with(Blas::Syrk, Layout::Col, Some(Uplo::Lower), true);
-    run_with(Blas::Gemv, Layout::Row, None, true);
-    run_with(Blas::Gemv, Layout::Col, None, true);
+fn openmp_kernels_match_naive_loops_on_one_and_two_threads() {
+    let reqs: Vec<Request> = blas3_requests()
+        .into_iter()
+        .map(|r| Request { openmp: true, ..r })
+        .collect();
+    // Two builds at a time, as the solvers' cases are compiled.
+    for pair in reqs.chunks(2) {
+        std::thread::scope(|sc| {
+            for req in pair {
+                sc.spawn(|| run_request_on(req, &[], &["1", "2"]));
+            }
+        });
+    }
+    let envs: [&[(&str, &str)]; 2] = [&[("OMP_NUM_THREADS", "1")], &[("OMP_NUM_THREADS", "2")]];
+    for kernel in [Blas::Trsm, Blas::Potrf, Blas::Getrf] {
+        run_solver_cases_on(kernel, true, &envs, 1, &[]);
+    }
 }
 
 /// The thread-count driver: the GEMM-shaped kernels with given tile sizes on one thread
