@@ -440,10 +440,15 @@ const GEN: &[Case] = &[
     Case {
         id: "duplicate-statement",
         cmd: "gen",
-        input: "{ S[i] : 0 <= i <= 3; S[i] : 0 <= i <= 2 }",
+        // Pieces of one tuple are a union as in isl (`S[i] : ...; S[i = 0]`); only a
+        // different number of iterators is refused.
+        input: "{ S[i] : 0 <= i <= 3; S[i, j] : 0 <= i <= 2 }",
         args: &[],
         code: 2,
-        needles: &["statement 'S' is declared twice", "column 23"],
+        needles: &[
+            "statement 'S' is declared twice with different numbers of iterators",
+            "column 23",
+        ],
     },
     Case {
         id: "duplicate-iterator",

@@ -3,7 +3,8 @@
 //! ```text
 //! file      := item*
 //! item      := ("[" names "]" "->")? "{" entry (";" entry)* "}"
-//! entry     := NAME "[" names "]" (":" formula)?        a statement (domain)
+//! entry     := NAME "[" coords "]" (":" formula)?       a statement (domain); several
+//!                                                        entries of one statement: a union
 //!            | ":" formula                               a parameter context
 //!            | NAME "[" coords "]" "->" "[" outputs "]" (":" formula)?
 //!                                                        a schedule entry (map piece)
@@ -25,10 +26,11 @@
 //! `not` (a universal quantifier) is refused.
 
 mod schedule;
+mod tuple;
 
 use super::ast::{Existential, Problem, ScheduleEntry, Span, Statement};
 use super::error::InputError;
-use super::quantifiers::{NoDivisions, Quantified};
+use super::quantifiers::{self, NoDivisions, Quantified};
 use cad::formula::{Atom, Formula, Rel};
 use polys::{Poly, Vars};
 
@@ -415,15 +417,7 @@ impl<'a> Parser<'a> {
         if self.tuple_is_map() {
             return self.schedule_entry(params, name, name_at, start);
         }
-        let iters = self.names("]", "an iterator name")?;
-        self.expect("]", "',' or ']' after the iterators")?;
-        for (it, at) in &iters {
-            if params.contains(it) {
-                return Err(
-                    self.error_at(*at, format!("iterator '{it}' has the name of a parameter"))
-                );
-            }
-        }
+        let (iters, pins) = self.statement_tuple(params)?;
         check_unique(self, &iters, "iterator")?;
         let mut names: Vec<String> = params.to_vec();
         names.extend(iters.iter().map(|(n, _)| n.clone()));
@@ -439,10 +433,15 @@ impl<'a> Parser<'a> {
         let domain = domain?;
         let (existentials, definitions) = quantified.finish(vars.names());
         let mut parts = vec![domain];
+        parts.extend(pins);
         parts.extend(definitions);
+        let mut iterators: Vec<String> = iters.into_iter().map(|(n, _)| n).collect();
+        let mut taken = params.to_vec();
+        taken.extend(existentials.iter().map(|e| e.name.clone()));
+        tuple::fresh_position_names(&mut iterators, &taken);
         Ok(Entry::Statement(Statement {
             name,
-            iterators: iters.into_iter().map(|(n, _)| n).collect(),
+            iterators,
             domain: Formula::and(parts),
             existentials,
             span: Span {
@@ -650,6 +649,50 @@ fn check_unique(p: &Parser, names: &[(String, usize)], what: &str) -> Result<(),
 }
 
 /// Classifies the blocks of a file into domain, context and schedule.
+/// Adds the piece `s` of statement `t` (same name and number of iterators) to `t`'s
+/// domain as a disjunct: `s`'s quantified variables follow `t`'s, renamed where their
+/// names clash; `t` keeps its iterator names (variables are positions, so the pieces'
+/// formulas already agree on them). Every division's definition holds outside the
+/// disjunction too, so that each point keeps exactly one value of every quantified
+/// variable; a variable bound by `exists` would be free in the other piece, so pieces
+/// with one are refused.
+fn join_piece(t: &mut Statement, s: Statement, params: usize) -> Result<(), String> {
+    if t.existentials
+        .iter()
+        .chain(&s.existentials)
+        .any(|e| e.division.is_none())
+    {
+        return Err(format!(
+            "statement '{}' is declared twice, and a piece binds a variable by 'exists': write the pieces as one domain joined by 'or'",
+            t.name
+        ));
+    }
+    let first = params + t.iterators.len();
+    let shift = t.existentials.len();
+    let map: Vec<usize> = (0..first + s.existentials.len())
+        .map(|v| if v < first { v } else { v + shift })
+        .collect();
+    let mut taken: Vec<String> = t.existentials.iter().map(|e| e.name.clone()).collect();
+    taken.extend(t.iterators.iter().cloned());
+    for mut e in s.existentials {
+        while taken.contains(&e.name) {
+            e.name.push('_');
+        }
+        taken.push(e.name.clone());
+        e.division = e.division.map(|(num, d)| (num.rename(&map), d));
+        t.existentials.push(e);
+    }
+    let mut parts = vec![Formula::or(vec![t.domain.clone(), s.domain.rename(&map)])];
+    for (k, e) in t.existentials.iter().enumerate() {
+        if let Some((num, d)) = &e.division {
+            parts.extend(quantifiers::division_definition(first + k, num, d));
+        }
+    }
+    t.domain = Formula::and(parts);
+    t.span.end = t.span.end.max(s.span.end);
+    Ok(())
+}
+
 fn assemble(p: &Parser, items: Vec<Item>) -> Result<Problem, InputError> {
     let mut domain: Option<Item> = None;
     let mut context: Option<Item> = None;
@@ -693,13 +736,24 @@ fn assemble(p: &Parser, items: Vec<Item>) -> Result<Problem, InputError> {
     let mut statements: Vec<Statement> = Vec::new();
     for e in domain.entries {
         if let Entry::Statement(s) = e {
-            if statements.iter().any(|t| t.name == s.name) {
-                return Err(p.error_at(
-                    s.span.start,
-                    format!("statement '{}' is declared twice", s.name),
-                ));
+            match statements.iter_mut().find(|t| t.name == s.name) {
+                // isl prints a set whose pieces differ as several entries of one tuple
+                // (`S[i] : i >= 2; S[i = 0]`): their union.
+                Some(t) if t.iterators.len() == s.iterators.len() => {
+                    let at = s.span.start;
+                    join_piece(t, s, params.len()).map_err(|why| p.error_at(at, why))?
+                }
+                Some(_) => {
+                    return Err(p.error_at(
+                        s.span.start,
+                        format!(
+                            "statement '{}' is declared twice with different numbers of iterators",
+                            s.name
+                        ),
+                    ))
+                }
+                None => statements.push(s),
             }
-            statements.push(s);
         }
     }
     let mut context_formula = Formula::True;

@@ -90,13 +90,21 @@ impl Quantified {
             }
             v.name = format!("e{next}");
             used.push(v.name.clone());
-            let dq = Poly::var(self.base + k).mul(&Poly::constant(d.clone()));
-            let slack = Poly::constant(d.clone()).sub(&Poly::one());
-            defs.push(Formula::Atom(Atom::compare(&dq, Rel::Le, e)));
-            defs.push(Formula::Atom(Atom::compare(e, Rel::Le, &dq.add(&slack))));
+            defs.extend(division_definition(self.base + k, e, d));
         }
         (self.vars, defs)
     }
+}
+
+/// The constraints `d*q <= e <= d*q + d - 1` that make variable `q` the division
+/// `floor(e/d)` (`d > 0`).
+pub(super) fn division_definition(q: usize, e: &Poly, d: &Int) -> [Formula; 2] {
+    let dq = Poly::var(q).mul(&Poly::constant(d.clone()));
+    let slack = Poly::constant(d.clone()).sub(&Poly::one());
+    [
+        Formula::Atom(Atom::compare(&dq, Rel::Le, e)),
+        Formula::Atom(Atom::compare(e, Rel::Le, &dq.add(&slack))),
+    ]
 }
 
 impl Divisions for Quantified {

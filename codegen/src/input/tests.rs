@@ -63,7 +63,12 @@ fn errors_have_positions() {
         ("{ S[i] : i <= }", 1, 15, "expected"),
         ("[n] -> { S[i] : i <= k }", 1, 22, "unknown variable 'k'"),
         ("[n] -> { S[n] : n >= 0 }", 1, 12, "name of a parameter"),
-        ("{ S[i] : i >= 0; S[i] : i < 3 }", 1, 18, "declared twice"),
+        (
+            "{ S[i] : i >= 0; S[i, j] : i < 3 }",
+            1,
+            18,
+            "declared twice",
+        ),
         ("{ S[i, i] : i >= 0 }", 1, 8, "declared twice"),
         (
             "{ S[i] : i >= 0;\n  T[i, j] : j >= 0 }",

@@ -1,0 +1,119 @@
+//! A statement's tuple as isl writes and prints it: iterator names, positions given as
+//! values (`S[i, 0]`, `S[i, i + 1]`) and named values (`S[i, j = 1 + i]`, `S[i = 0]`).
+//! A valued position is an iterator of its own, pinned by an equality in the domain, as
+//! isl reads it.
+
+use super::Parser;
+use crate::input::error::InputError;
+use cad::formula::{Atom, Formula, Rel};
+use polys::{Poly, Vars};
+
+/// The name of a position written as a value until [`fresh_position_names`] picks one;
+/// it cannot be written in the input.
+fn placeholder(k: usize) -> String {
+    format!("<position {k}>")
+}
+
+impl Parser<'_> {
+    /// The tuple after `NAME [`, up to and including its `]`: each position's name and
+    /// where it is (a placeholder for a position written as a value), and the equalities
+    /// that pin the valued positions, over the parameters `params` and then the positions.
+    /// A value may use the parameters and the positions before it. A bare name is an
+    /// iterator, and one named like a parameter is refused (isl would read it as that
+    /// parameter's value, which is rarely what the writer meant).
+    pub(super) fn statement_tuple(
+        &mut self,
+        params: &[String],
+    ) -> Result<(Vec<(String, usize)>, Vec<Formula>), InputError> {
+        let np = params.len();
+        let mut names: Vec<String> = params.to_vec();
+        let mut positions: Vec<(String, usize)> = Vec::new();
+        let mut pins = Vec::new();
+        self.ws();
+        if self.eat("]") {
+            return Ok((positions, pins));
+        }
+        loop {
+            self.ws();
+            let k = positions.len();
+            let at = self.pos;
+            let mut named = None;
+            let mut value = None;
+            if self
+                .peek_char()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+            {
+                let (name, name_at) = self.ident("an iterator name")?;
+                self.ws();
+                let rest = self.rest();
+                // A name not known yet cannot start a value: it is an iterator, and
+                // whatever follows it other than `,` `]` `=` is reported as such.
+                let declares = rest.starts_with(',')
+                    || rest.starts_with(']')
+                    || (!names.contains(&name) && !rest.starts_with('='));
+                if declares {
+                    if params.contains(&name) {
+                        return Err(self.error_at(
+                            name_at,
+                            format!("iterator '{name}' has the name of a parameter"),
+                        ));
+                    }
+                    named = Some((name, name_at));
+                } else if rest.starts_with('=') && !rest.starts_with("==") {
+                    if names.contains(&name) {
+                        return Err(self.error_at(
+                            name_at,
+                            format!("'{name}' is already a parameter or an iterator here"),
+                        ));
+                    }
+                    self.pos += 1;
+                    value = Some(self.poly(&Vars::from_names(names.clone()))?);
+                    named = Some((name, name_at));
+                } else {
+                    // A value that starts with a name (`i + 1`): read it whole below.
+                    self.pos = at;
+                }
+            } else if self.rest().starts_with(']') || self.rest().starts_with(',') {
+                return Err(self.expected("an iterator name"));
+            }
+            let (name, name_at) = match named {
+                Some(n) => n,
+                None => {
+                    value = Some(self.poly(&Vars::from_names(names.clone()))?);
+                    (placeholder(k), at)
+                }
+            };
+            if let Some(v) = value {
+                pins.push(Formula::Atom(Atom::compare(
+                    &Poly::var(np + k),
+                    Rel::Eq,
+                    &v,
+                )));
+            }
+            names.push(name.clone());
+            positions.push((name, name_at));
+            if !self.eat(",") {
+                break;
+            }
+        }
+        self.expect("]", "',' or ']' after the iterators")?;
+        Ok((positions, pins))
+    }
+}
+
+/// Replaces the placeholders of valued positions in `iterators` by names `x<k>` (with
+/// `_` appended until distinct from every name in `taken` and from each other).
+pub(super) fn fresh_position_names(iterators: &mut [String], taken: &[String]) {
+    let mut used: Vec<String> = taken.to_vec();
+    used.extend(iterators.iter().cloned());
+    for (k, n) in iterators.iter_mut().enumerate() {
+        if n.starts_with('<') {
+            let mut fresh = format!("x{k}");
+            while used.contains(&fresh) {
+                fresh.push('_');
+            }
+            used.push(fresh.clone());
+            *n = fresh;
+        }
+    }
+}
