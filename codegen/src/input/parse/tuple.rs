@@ -8,6 +8,10 @@ use crate::input::error::InputError;
 use cad::formula::{Atom, Formula, Rel};
 use polys::{Poly, Vars};
 
+/// A statement tuple read: each position's name and offset, and the equalities pinning
+/// the valued positions.
+type Tuple = (Vec<(String, usize)>, Vec<Formula>);
+
 /// The name of a position written as a value until [`fresh_position_names`] picks one;
 /// it cannot be written in the input.
 fn placeholder(k: usize) -> String {
@@ -21,10 +25,7 @@ impl Parser<'_> {
     /// A value may use the parameters and the positions before it. A bare name is an
     /// iterator, and one named like a parameter is refused (isl would read it as that
     /// parameter's value, which is rarely what the writer meant).
-    pub(super) fn statement_tuple(
-        &mut self,
-        params: &[String],
-    ) -> Result<(Vec<(String, usize)>, Vec<Formula>), InputError> {
+    pub(super) fn statement_tuple(&mut self, params: &[String]) -> Result<Tuple, InputError> {
         let np = params.len();
         let mut names: Vec<String> = params.to_vec();
         let mut positions: Vec<(String, usize)> = Vec::new();
