@@ -325,6 +325,26 @@ impl Algebraic {
         }))
     }
 
+    /// [`Algebraic::roots_of_until`] for a polynomial known to be square-free, primitive
+    /// and non-constant (the level-0 basis's members, [`crate::root_basis`]): the same
+    /// roots, without a gcd with the derivative.
+    pub(crate) fn roots_of_square_free_until(
+        s: &UPoly,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Vec<Algebraic>> {
+        match s.degree() {
+            0 => return Some(Vec::new()),
+            1 | 2 => return Some(low_degree_roots(s)),
+            _ => {}
+        }
+        isolate_square_free_until(s, stop).map(|roots| {
+            roots
+                .into_iter()
+                .map(|r| Algebraic::from_interval(s.clone(), r))
+                .collect()
+        })
+    }
+
     /// Whether the two are stored alike: equal rationals, or roots with the same defining
     /// polynomial and isolating interval. Implies equality; unlike `==` it never
     /// refines or computes a gcd, so it suits cache lookups, where a miss is harmless.

@@ -108,6 +108,7 @@ impl Cad {
             let lifter = Lifter::new(&projection.levels, &full, &formulas, &pruning, stats)
                 .with_restricted(&projection.restricted)
                 .with_limits(*limits);
+            with_level_zero_roots(&lifter, &projection);
             match lifter.lift()? {
                 LiftOutcome::Tree(cells) => {
                     return Ok(Cad {
@@ -188,16 +189,30 @@ impl Cad {
     /// divide the formulas' polynomials, and the memo of roots over coordinates already
     /// seen) is built once instead of per point.
     pub fn locator<'c: 's, 's>(&'c self, stats: &'s LiftStats) -> Locator<'c, 's> {
-        Locator {
-            cad: self,
-            lifter: Lifter::new(
-                &self.projection.levels,
-                &self.full,
-                &self.formulas,
-                &self.pruning,
-                stats,
-            )
-            .with_restricted(&self.projection.restricted),
+        let lifter = Lifter::new(
+            &self.projection.levels,
+            &self.full,
+            &self.formulas,
+            &self.pruning,
+            stats,
+        )
+        .with_restricted(&self.projection.restricted);
+        with_level_zero_roots(&lifter, &self.projection);
+        Locator { cad: self, lifter }
+    }
+}
+
+/// Hands the roots of the level-0 basis, isolated while the projection built it, to the
+/// lifting's memo of roots: the stack over R^0 does not isolate them again. (Over R^0 a
+/// member's roots depend on no coordinate, so the entry matches every lookup.)
+fn with_level_zero_roots(lifter: &Lifter, projection: &Projection) {
+    let n = projection.levels.first().map_or(0, Vec::len);
+    if projection.level_roots.len() != n {
+        return;
+    }
+    if let Ok(mut memo) = lifter.roots_memo.lock() {
+        for (i, rs) in projection.level_roots.iter().enumerate() {
+            memo.insert((0, i), vec![(Vec::new(), rs.clone())]);
         }
     }
 }

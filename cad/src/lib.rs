@@ -36,7 +36,9 @@
 //! - Variable `x_k` is index `k` of the `polys` variable list, and level `k` of the
 //!   projection holds the basis polynomials whose main (highest) variable is `x_k`: the
 //!   last variable is eliminated first, matching the term order of `polys`. Each level's
-//!   basis is square-free, pairwise coprime and Z-primitive.
+//!   basis is square-free and Z-primitive, pairwise coprime from level 1 up; level 0's
+//!   members share no real root and each has one (the stack over R^0 sees nothing else,
+//!   see `root_basis`).
 //! - Every stack is sorted along its variable, sectors alternating with sections; cell
 //!   bounds name roots of the level's basis polynomials by (polynomial, 1-based root)
 //!   index rather than by value.
@@ -92,6 +94,7 @@ mod float_interval;
 mod interval;
 mod isolate;
 mod limits;
+mod root_basis;
 mod root_box;
 mod root_count;
 mod sign;

@@ -156,7 +156,7 @@ pub struct Lifter<'a> {
     atom_ids: Vec<(usize, usize)>,
     /// Roots already isolated, per basis polynomial (level, index): the coordinates of
     /// the variables it has, and its roots there (see [`Lifter::memo_roots`]).
-    roots_memo: Mutex<HashMap<(usize, usize), Vec<MemoRoots>>>,
+    pub(crate) roots_memo: Mutex<HashMap<(usize, usize), Vec<MemoRoots>>>,
     /// Candidate roots already found by [`Lifter::eliminate`], by the specialised
     /// polynomial and the defining polynomials of the irrational coordinates: the
     /// eliminant depends on nothing else, so every sample whose coordinates are other
@@ -177,7 +177,7 @@ type EliminantKey = (Poly, Vec<(usize, UPoly)>);
 const ELIMINANT_MEMO_ENTRIES: usize = 4096;
 
 /// The coordinates a basis polynomial has at a sample, and its roots there.
-type MemoRoots = (Vec<Algebraic>, Vec<Algebraic>);
+pub(crate) type MemoRoots = (Vec<Algebraic>, Vec<Algebraic>);
 
 /// Entries kept per basis polynomial; beyond them roots are isolated afresh (the memo
 /// pays off through the few coordinates that recur, not through a long search).

@@ -3,7 +3,9 @@
 //! Level `k` holds the basis polynomials whose main (highest) variable is `x_k`. The
 //! projection of level `k` (Brown's operator: leading coefficients, discriminants and
 //! pairwise resultants in `x_k`; contents are split off by the square-free basis) joins the
-//! polynomials of lower main variable, and the basis is formed again one level down.
+//! polynomials of lower main variable, and the basis is formed again one level down; at
+//! level 0, where every polynomial left is in `x_0` alone, by real roots
+//! ([`crate::root_basis`]).
 //! Polynomials linear in `x_k` skip the discriminant (the affine projection of section
 //! 3.10 of the seed thesis: it is the constant 1). McCallum's operator adds all
 //! coefficients: a polynomial whose leading coefficient is not a constant gets it from the
@@ -15,6 +17,7 @@
 
 use crate::equational::{Equations, Restriction};
 use crate::error::CadError;
+use crate::root_basis::real_root_basis;
 use polys::{square_free_basis_until, Poly};
 
 /// Which coefficients a polynomial contributes to the projection.
@@ -32,10 +35,16 @@ pub enum Operator {
 /// The projection factors, level by level.
 #[derive(Clone, Debug, Default)]
 pub struct Projection {
-    /// `levels[k]`: square-free, pairwise coprime polynomials with main variable `x_k`.
+    /// `levels[k]`: square-free, pairwise coprime polynomials with main variable `x_k`;
+    /// at level 0 only without common real roots, and each with a real root (a member's
+    /// sign at another's root is what the stack over R^0 needs, see `crate::root_basis`).
     pub levels: Vec<Vec<Poly>>,
     /// What the projection did to build `levels`.
     pub stats: ProjectionStats,
+    /// `level_roots[i]`: the real roots of `levels[0][i]`, increasing, as the lifting
+    /// isolates them; found while building level 0's basis and handed to the lifting
+    /// (its memo of roots, filled by [`crate::Cad`]). Empty when there are no levels.
+    pub level_roots: Vec<Vec<crate::Algebraic>>,
     /// `restricted[k][i]`: basis polynomial `i` of level `k` was projected only against
     /// the equational constraints of its clauses, so it is sign-invariant on their
     /// sections but not delineable: its roots bound no cell. Empty (nothing restricted)
@@ -127,13 +136,22 @@ impl Projection {
         let mut levels = vec![Vec::new(); nvars];
         let mut full_levels = vec![Vec::new(); nvars];
         let mut pending: Vec<Poly> = polys.iter().filter(|p| !p.is_constant()).cloned().collect();
+        let mut level_roots = Vec::new();
         for k in (0..nvars).rev() {
             limits.check_time()?;
             // Asked inside the basis's gcds too: one of them can take minutes.
-            let basis = square_free_basis_until(&pending, &|| limits.check_time().is_err())
-                .ok_or_else(|| {
-                    crate::StopReason::TimeLimit(limits.deadline.map(|d| d.1).unwrap_or_default())
-                })?;
+            let late = || limits.check_time().is_err();
+            let timed_out =
+                || crate::StopReason::TimeLimit(limits.deadline.map(|d| d.1).unwrap_or_default());
+            let basis = if k == 0 {
+                // Every polynomial left is in x_0 alone: the stack over R^0 needs only
+                // members without common real roots (`crate::root_basis`).
+                let b = real_root_basis(&pending, &late)?.ok_or_else(timed_out)?;
+                level_roots = b.roots;
+                b.polys
+            } else {
+                square_free_basis_until(&pending, &late).ok_or_else(timed_out)?
+            };
             let mut lower = Vec::new();
             for b in basis {
                 match b.main_var() {
@@ -143,7 +161,17 @@ impl Projection {
                     _ => lower.push(b),
                 }
             }
-            levels[k].sort_by_key(|p| (p.degree(k), p.total_degree(), p.len()));
+            if k == 0 {
+                // The roots follow their polynomials.
+                let mut both: Vec<(Poly, Vec<crate::Algebraic>)> = std::mem::take(&mut levels[0])
+                    .into_iter()
+                    .zip(level_roots)
+                    .collect();
+                both.sort_by_key(|(p, _)| (p.degree(0), p.total_degree(), p.len()));
+                (levels[0], level_roots) = both.into_iter().unzip();
+            } else {
+                levels[k].sort_by_key(|p| (p.degree(k), p.total_degree(), p.len()));
+            }
             // A leading coefficient that is not a constant vanishes on its sections below,
             // and over one of positive dimension Brown's operator is not valid: the
             // lifting would stop there and the projection be redone with all coefficients
@@ -182,6 +210,7 @@ impl Projection {
         Ok(Projection {
             levels,
             stats,
+            level_roots,
             restricted,
             full: full_levels,
         })
