@@ -161,7 +161,7 @@ impl Projection {
                     _ => lower.push(b),
                 }
             }
-            if k == 0 {
+            if k == 0 && level_roots.len() == levels[0].len() {
                 // The roots follow their polynomials.
                 let mut both: Vec<(Poly, Vec<crate::Algebraic>)> = std::mem::take(&mut levels[0])
                     .into_iter()
@@ -170,6 +170,8 @@ impl Projection {
                 both.sort_by_key(|(p, _)| (p.degree(0), p.total_degree(), p.len()));
                 (levels[0], level_roots) = both.into_iter().unzip();
             } else {
+                // (Level 0 always has its roots; without them nothing is handed over.)
+                level_roots.clear();
                 levels[k].sort_by_key(|p| (p.degree(k), p.total_degree(), p.len()));
             }
             // A leading coefficient that is not a constant vanishes on its sections below,
