@@ -598,6 +598,34 @@ fn openmp_kernels_match_naive_loops_on_one_and_two_threads() {
     }
 }
 
+/// `--openmp`, the row split (results taller than wide, m > n, in most of the driver's random
+/// shapes and its 301 x 97 one: each thread owns a block of row tiles): GEMM with every
+/// transpose and SYMM with both triangles, in both layouts, on two threads, against the
+/// naive loops, with partial row, column and reduction tiles (tile sizes 3 x 5 x 7, and the
+/// defaults at 301 x 97 x 530).
+#[test]
+fn openmp_row_split_matches_naive_loops_for_every_transpose() {
+    for layout in [Layout::Col, Layout::Row] {
+        for (ta, tb) in [
+            (Trans::No, Trans::No),
+            (Trans::Yes, Trans::No),
+            (Trans::No, Trans::Yes),
+            (Trans::Yes, Trans::Yes),
+        ] {
+            run_request(&Request {
+                layout,
+                trans: Some(ta),
+                transb: Some(tb),
+                openmp: true,
+                ..Request::new(Blas::Gemm)
+            });
+        }
+        for uplo in [Uplo::Lower, Uplo::Upper] {
+            run_with(Blas::Symm, layout, Some(uplo), true);
+        }
+    }
+}
+
 /// The thread-count driver: the GEMM-shaped kernels with given tile sizes on one thread
 /// and on two, compared bit for bit.
 const THREADS_DRIVER: &str = include_str!("data/kernels/threads_driver.c");

@@ -251,6 +251,9 @@ int main(void)
   /* Larger than the default tiles, so full default-size tiles run. */
   check(150, 130, 400, NULL, 1.0, 1.0);
   check(101, 203, 97, tiles[2], -1.0, 0.25);
+  /* Taller than wide with default tiles: under OpenMP on two threads the row split, with
+     partial tiles along all three extents (op(B) 97 columns wide: a partial micro-panel). */
+  check(301, 97, 530, NULL, 0.5, -1.0);
   printf("%ld checks, %ld failures\n", checks, failures);
   return failures != 0;
 }
