@@ -49,10 +49,6 @@ fn request(kernel: Blas, layout: Layout, uplo: Option<Uplo>) -> Request {
     }
 }
 
-fn run(kernel: Blas, layout: Layout, uplo: Option<Uplo>) {
-    run_with(kernel, layout, uplo, false);
-}
-
 fn run_with(kernel: Blas, layout: Layout, uplo: Option<Uplo>, openmp: bool) {
     run_request(&Request {
         openmp,
@@ -133,66 +129,37 @@ fn run_request_on(req: &Request, cflags: &[&str], threads: &[&str]) {
     }
 }
 
-#[test]
-fn gemm_matches_naive_loops_in_both_layouts() {
-    run(Blas::Gemm, Layout::Col, None);
-    run(Blas::Gemm, Layout::Row, None);
+/// The requests of [`blas3_requests`] for `kernel`.
+fn requests_of(kernel: Blas) -> Vec<Request> {
+    blas3_requests()
+        .into_iter()
+        .filter(|r| r.kernel == kernel)
+        .collect()
 }
 
 #[test]
-fn gemm_with_transposed_operands_matches_naive_loops() {
-    for layout in [Layout::Col, Layout::Row] {
-        for (ta, tb) in [
-            (Trans::Yes, Trans::No),
-            (Trans::No, Trans::Yes),
-            (Trans::Yes, Trans::Yes),
-        ] {
-            run_request(&Request {
-                layout,
-                trans: Some(ta),
-                transb: Some(tb),
-                ..Request::new(Blas::Gemm)
-            });
-        }
-    }
+fn gemm_matches_naive_loops_in_both_layouts_with_every_transposition() {
+    requests_of(Blas::Gemm).iter().for_each(run_request);
 }
 
 #[test]
 fn syrk_matches_naive_loops() {
-    for layout in [Layout::Col, Layout::Row] {
-        for uplo in [Uplo::Lower, Uplo::Upper] {
-            run(Blas::Syrk, layout, Some(uplo));
-        }
-    }
+    requests_of(Blas::Syrk).iter().for_each(run_request);
 }
 
 #[test]
 fn symm_matches_naive_loops() {
-    for layout in [Layout::Col, Layout::Row] {
-        for uplo in [Uplo::Lower, Uplo::Upper] {
-            run(Blas::Symm, layout, Some(uplo));
-        }
-    }
+    requests_of(Blas::Symm).iter().for_each(run_request);
 }
 
 #[test]
 fn gemv_matches_naive_loops() {
-    run(Blas::Gemv, Layout::Col, None);
-    run(Blas::Gemv, Layout::Row, None);
+    requests_of(Blas::Gemv).iter().for_each(run_request);
 }
 
 #[test]
 fn trmm_matches_naive_loops_for_both_triangles_and_transposes() {
-    for layout in [Layout::Col, Layout::Row] {
-        for uplo in [Uplo::Lower, Uplo::Upper] {
-            for trans in [Trans::No, Trans::Yes] {
-                run_request(&Request {
-                    trans: Some(trans),
-                    ..request(Blas::Trmm, layout, Some(uplo))
-                });
-            }
-        }
-    }
+    requests_of(Blas::Trmm).iter().for_each(run_request);
     // The upper variant's tile loops in parallel (its own domain, `i <= l`).
     run_request(&Request {
         openmp: true,
@@ -202,8 +169,7 @@ fn trmm_matches_naive_loops_for_both_triangles_and_transposes() {
 
 #[test]
 fn lauum_matches_naive_loops() {
-    run(Blas::Lauum, Layout::Col, None);
-    run(Blas::Lauum, Layout::Row, Some(Uplo::Lower));
+    requests_of(Blas::Lauum).iter().for_each(run_request);
     run_with(Blas::Lauum, Layout::Col, None, true);
     let upper = emit(&request(Blas::Lauum, Layout::Col, Some(Uplo::Upper)));
     assert!(matches!(upper, Err(KernelError::BadInput(_))));
@@ -571,7 +537,10 @@ fn blas3_requests() -> Vec<Request> {
 }
 
 /// `--openmp`: every flag combination the tests above check without it, compiled with
-/// -fopenmp and each build run on one thread and on two, gives the naive loops' results:
+/// -fopenmp and each build run on one thread and on two, gives the naive loops' results
+/// (the driver's shapes include results taller than wide, so GEMM's and SYMM's row split
+/// runs with partial row, column and reduction tiles: tile sizes 3 x 5 x 7, and the
+/// defaults at 301 x 97 x 530):
 /// the BLAS-3 kernels and GEMV ([`blas3_requests`]; GEMM's, SYMM's, SYRK's, TRMM's and
 /// LAUUM's column-tile loops in parallel, GEMM's and SYMM's row tiles where m > n, GEMV's
 /// row tiles (row-major) or column tiles (column-major, each thread into its own copy of
@@ -595,34 +564,6 @@ fn openmp_kernels_match_naive_loops_on_one_and_two_threads() {
     let envs: [&[(&str, &str)]; 2] = [&[("OMP_NUM_THREADS", "1")], &[("OMP_NUM_THREADS", "2")]];
     for kernel in [Blas::Trsm, Blas::Potrf, Blas::Getrf] {
         run_solver_cases_on(kernel, true, &envs, 1, &[]);
-    }
-}
-
-/// `--openmp`, the row split (results taller than wide, m > n, in most of the driver's random
-/// shapes and its 301 x 97 one: each thread owns a block of row tiles): GEMM with every
-/// transpose and SYMM with both triangles, in both layouts, on two threads, against the
-/// naive loops, with partial row, column and reduction tiles (tile sizes 3 x 5 x 7, and the
-/// defaults at 301 x 97 x 530).
-#[test]
-fn openmp_row_split_matches_naive_loops_for_every_transpose() {
-    for layout in [Layout::Col, Layout::Row] {
-        for (ta, tb) in [
-            (Trans::No, Trans::No),
-            (Trans::Yes, Trans::No),
-            (Trans::No, Trans::Yes),
-            (Trans::Yes, Trans::Yes),
-        ] {
-            run_request(&Request {
-                layout,
-                trans: Some(ta),
-                transb: Some(tb),
-                openmp: true,
-                ..Request::new(Blas::Gemm)
-            });
-        }
-        for uplo in [Uplo::Lower, Uplo::Upper] {
-            run_with(Blas::Symm, layout, Some(uplo), true);
-        }
     }
 }
 
