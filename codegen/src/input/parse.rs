@@ -438,7 +438,7 @@ impl<'a> Parser<'a> {
         let mut iterators: Vec<String> = iters.into_iter().map(|(n, _)| n).collect();
         let mut taken = params.to_vec();
         taken.extend(existentials.iter().map(|e| e.name.clone()));
-        tuple::fresh_position_names(&mut iterators, &taken);
+        tuple::fresh_names(&mut iterators, &taken, "x");
         Ok(Entry::Statement(Statement {
             name,
             iterators,

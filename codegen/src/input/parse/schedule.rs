@@ -2,17 +2,13 @@
 //! with fixed coordinates in the tuple, output variables, named outputs, a constraint and
 //! its quantified variables; and the assembly of the entries into the problem's schedule.
 
+use super::tuple::{fresh_names, placeholder};
 use super::{param_map, Entry, Item, Parser};
 use crate::input::ast::{ScheduleEntry, Span, Statement};
 use crate::input::error::InputError;
 use crate::input::quantifiers::Quantified;
 use cad::formula::{Atom, Formula, Rel};
 use polys::{Poly, Vars};
-
-/// A placeholder for a name chosen at the end of the entry; it cannot be written.
-fn placeholder(kind: &str, k: usize) -> String {
-    format!("<{kind} {k}>")
-}
 
 impl Parser<'_> {
     /// Whether the `[...]` tuple starting at the current position (just after its `[`) is
@@ -131,22 +127,9 @@ impl Parser<'_> {
         // Names for the positions written as values, distinct from every other name.
         let mut taken: Vec<String> = names.clone();
         taken.extend(existentials.iter().map(|e| e.name.clone()));
-        for (k, n) in names.iter_mut().enumerate().skip(np) {
-            if n.starts_with('<') {
-                let stem = if k < first_output { "x" } else { "o" };
-                let index = if k < first_output {
-                    k - np
-                } else {
-                    k - first_output
-                };
-                let mut fresh = format!("{stem}{index}");
-                while taken.contains(&fresh) {
-                    fresh.push('_');
-                }
-                taken.push(fresh.clone());
-                *n = fresh;
-            }
-        }
+        fresh_names(&mut names[np..first_output], &taken, "x");
+        taken.extend(names[np..first_output].iter().cloned());
+        fresh_names(&mut names[first_output..], &taken, "o");
         Ok(Entry::Schedule {
             name,
             name_at,

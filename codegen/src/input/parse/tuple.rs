@@ -12,10 +12,10 @@ use polys::{Poly, Vars};
 /// the valued positions.
 type Tuple = (Vec<(String, usize)>, Vec<Formula>);
 
-/// The name of a position written as a value until [`fresh_position_names`] picks one;
-/// it cannot be written in the input.
-fn placeholder(k: usize) -> String {
-    format!("<position {k}>")
+/// A placeholder for a name chosen at the end of an entry (a position written as a value,
+/// an output); it cannot be written in the input. [`fresh_names`] replaces it.
+pub(super) fn placeholder(kind: &str, k: usize) -> String {
+    format!("<{kind} {k}>")
 }
 
 impl Parser<'_> {
@@ -81,7 +81,7 @@ impl Parser<'_> {
                 Some(n) => n,
                 None => {
                     value = Some(self.poly(&Vars::from_names(names.clone()))?);
-                    (placeholder(k), at)
+                    (placeholder("position", k), at)
                 }
             };
             if let Some(v) = value {
@@ -102,14 +102,14 @@ impl Parser<'_> {
     }
 }
 
-/// Replaces the placeholders of valued positions in `iterators` by names `x<k>` (with
-/// `_` appended until distinct from every name in `taken` and from each other).
-pub(super) fn fresh_position_names(iterators: &mut [String], taken: &[String]) {
+/// Replaces the placeholders in `names` by `<stem><k>` (`k` the position in `names`), with
+/// `_` appended until distinct from every name in `taken` and in `names`.
+pub(super) fn fresh_names(names: &mut [String], taken: &[String], stem: &str) {
     let mut used: Vec<String> = taken.to_vec();
-    used.extend(iterators.iter().cloned());
-    for (k, n) in iterators.iter_mut().enumerate() {
+    used.extend(names.iter().cloned());
+    for (k, n) in names.iter_mut().enumerate() {
         if n.starts_with('<') {
-            let mut fresh = format!("x{k}");
+            let mut fresh = format!("{stem}{k}");
             while used.contains(&fresh) {
                 fresh.push('_');
             }
