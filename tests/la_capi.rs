@@ -78,8 +78,15 @@ fn check_problems(range: std::ops::Range<usize>, backend: &str) {
             .expect("NAME.h written beside NAME.c");
         assert!(header.contains("_workspace("), "{header}");
         let exe = dir.path().join("check");
+        // An undeclared BLAS routine compiles with a warning only (an implicit `int f()`),
+        // and is an error in C99 and later compilers' defaults (GCC 14).
         let out = capi_driver_cc(
-            &["-O2", "-std=gnu11", "-march=native"],
+            &[
+                "-O2",
+                "-std=gnu11",
+                "-march=native",
+                "-Werror=implicit-function-declaration",
+            ],
             &c_file,
             &stem,
             &exe,

@@ -455,8 +455,12 @@ pub(super) fn compile_and_run(
     std::fs::write(&c_file, source)
         .map_err(|e| resource(format!("cannot write {}: {e}", c_file.display())))?;
     let mut cmd = Command::new(&cc);
+    // An undeclared function in the emitted program is a bug of the emitter: older
+    // compilers accept it as an implicit `int f()` with a warning nobody reads (GCC 14 and
+    // C23 refuse it), so it fails here too.
     cmd.arg("-O2")
         .arg("-march=native")
+        .arg("-Werror=implicit-function-declaration")
         .arg(format!("-DPS_TOL={tolerance:e}"));
     if naive == NaiveArg::Blas {
         cmd.arg("-DPS_NAIVE_BLAS");

@@ -8,6 +8,7 @@ enum { CblasLeft = 141, CblasRight = 142 };
 void cblas_dgemm(int, int, int, int, int, int, double, const double *, int, const double *, int, double, double *, int);
 void cblas_dsymm(int, int, int, int, int, double, const double *, int, const double *, int, double, double *, int);
 void cblas_dsyrk(int, int, int, int, int, double, const double *, int, double, double *, int);
+void cblas_dsyr2k(int, int, int, int, int, double, const double *, int, const double *, int, double, double *, int);
 void cblas_dtrmm(int, int, int, int, int, int, int, double, const double *, int, double *, int);
 void cblas_dtrsm(int, int, int, int, int, int, int, double, const double *, int, double *, int);
 void cblas_dgemv(int, int, int, int, double, const double *, int, const double *, int, double, double *, int);
