@@ -29,17 +29,23 @@
 #   THREADS          threads for both programs: `--threads N` (the generated kernels' tile
 #                    loops in OpenMP, compiled with -fopenmp; OpenBLAS with N threads)
 #                    [default 1]
-#   REPEAT           each program times its kernel sequence at least this many times and
-#                    reports the best (`--repeat N`); problems under 1e10 FLOPs more often,
-#                    up to 2e10 FLOPs in all and at most 50 times (a best of two runs of a
-#                    few milliseconds is one sample of the host's noise) [default 1]
-#   ROUNDS           run the generated and the OpenBLAS program alternately this many
-#                    times each and keep each one's best time: on a shared host a slow
-#                    minute then slows both columns, not one. Four, because slow stretches
-#                    last seconds: a07 at two threads, six runs in a row of the same
-#                    program, read 0.49 0.46 0.71 0.72 0.43 0.52 s, every kernel of the
-#                    slow runs 1.5x slower alike (another process on the second core), so
-#                    two rounds could leave one column with only slow samples [default 4]
+#   REPEAT           samples of each kernel sequence per round, back to back, the best
+#                    kept; problems under 1e10 FLOPs more, up to 2e10 FLOPs in all and at
+#                    most 50 (a best of two runs of a few milliseconds is one sample of the
+#                    host's noise) [default 1]
+#   ROUNDS           rounds of the timing driver (benches/la_pair.c): both back ends'
+#                    programs are linked into one process (`-DPS_PAIR`), and each round
+#                    times the generated sequence, then the OpenBLAS one; each column is
+#                    its back end's best sample. Slow stretches of the shared host last
+#                    seconds (a07 at two threads, six runs in a row of one program: 0.49
+#                    0.46 0.71 0.72 0.43 0.52 s, every kernel of the slow runs 1.5x slower
+#                    alike); separate programs alternated every few seconds still let one
+#                    column meet them in all four rounds (2026-11-27: a05 at two threads
+#                    1.23 0.85 0.93 0.99 s against 0.73 0.81 0.87 0.93 s), samples a
+#                    fraction of a second apart meet both columns alike [default 4]
+#   PAUSE_MS         idle time before each back end's samples in a round, so that the
+#                    other back end's threads are asleep again (OpenBLAS's spin for a
+#                    while after a call) [default 250]
 #   TIME_LIMIT       search time per problem, seconds [default 2]
 #   CC               C compiler [default cc]
 set -eu
@@ -77,6 +83,7 @@ TIME_LIMIT=${TIME_LIMIT:-2}
 THREADS=${THREADS:-1}
 REPEAT=${REPEAT:-1}
 ROUNDS=${ROUNDS:-4}
+PAUSE_MS=${PAUSE_MS:-250}
 CC=${CC:-cc}
 omp_flags=""
 if [ "$THREADS" -gt 1 ]; then omp_flags="-fopenmp"; fi
@@ -122,53 +129,48 @@ for f in "$@"; do
   done
   gen_flags=""
   if ! le "$naive_flops" "$NAIVE_MAX_FLOPS"; then gen_flags="-DPS_NO_NAIVE"; fi
+  # One run of each program for its report (kernels, sizes), the naive evaluation and the
+  # residuals: the generated program's naive evaluation (if any) decides whether the
+  # OpenBLAS program runs one too. Their times are not used (one sample each).
   # shellcheck disable=SC2086 # the flag lists are words or empty
-  $CC -O2 -march=native $omp_flags $naive_cflags $gen_flags "$tmp/generated.c" -o "$tmp/generated" -lm $naive_libs
+  $CC -O2 -march=native $omp_flags $naive_cflags $gen_flags -DPS_REPS=1 "$tmp/generated.c" -o "$tmp/generated" -lm $naive_libs
+  s_gen=0 s_blas=0
+  OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=$THREADS timeout "$TIMEOUT" "$tmp/generated" > "$tmp/generated.out" 2>&1 || s_gen=$?
+  [ "$s_gen" -ne 124 ] || s_gen=0
+  cat "$tmp/generated.out" >&2
+  t_naive=$(field "time naive evaluation" "$tmp/generated.out")
+  if [ -z "$t_naive" ]; then
+    if [ -n "$gen_flags" ]; then t_naive="skipped"; else t_naive="> $TIMEOUT"; fi
+  fi
+  # The program names the naive evaluation it ran: it must be the one asked for.
+  if [ -n "$naive_cflags" ] && [ -z "$gen_flags" ] &&
+    ! grep -q '^naive evaluation: OpenBLAS' "$tmp/generated.out"; then
+    t_naive="$t_naive (not BLAS)"
+  fi
+  r_gen=$(worst "$tmp/generated.out")
+  blas_flags="-DPS_NO_NAIVE"
+  case "$t_naive" in
+    skipped|">"*) ;;
+    *) if le "$t_naive" "$BLAS_NAIVE_MAX_S"; then blas_flags=""; fi ;;
+  esac
   # shellcheck disable=SC2086
-  $CC -O2 -march=native $omp_flags -DPS_NO_NAIVE "$tmp/generated.c" -o "$tmp/generated.timing" -lm
-  $CC -O2 -march=native -DPS_NO_NAIVE "$tmp/blas.c" -o "$tmp/blas.timing" -lm -lopenblas
-  # Round 1 runs the generated program with its naive evaluation (if any), which decides
-  # whether the OpenBLAS program runs one too; later rounds only time the sequences.
-  t_gen="" t_blas="" s_gen=0 s_blas=0 round=1
-  while [ "$round" -le "$ROUNDS" ]; do
-    exe="$tmp/generated"
-    [ "$round" -eq 1 ] || exe="$tmp/generated.timing"
-    status=0
-    OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=$THREADS timeout "$TIMEOUT" "$exe" > "$tmp/run.out" 2>&1 || status=$?
-    cat "$tmp/run.out" >&2
-    t_gen=$(best "$t_gen" "$(field "time kernel sequence" "$tmp/run.out")")
-    [ "$status" -eq 0 ] || [ "$status" -eq 124 ] || s_gen=$status
-    if [ "$round" -eq 1 ]; then
-      cp "$tmp/run.out" "$tmp/generated.out"
-      t_naive=$(field "time naive evaluation" "$tmp/generated.out")
-      if [ -z "$t_naive" ]; then
-        if [ -n "$gen_flags" ]; then t_naive="skipped"; else t_naive="> $TIMEOUT"; fi
-      fi
-      # The program names the naive evaluation it ran: it must be the one asked for.
-      if [ -n "$naive_cflags" ] && [ -z "$gen_flags" ] &&
-        ! grep -q '^naive evaluation: OpenBLAS' "$tmp/generated.out"; then
-        t_naive="$t_naive (not BLAS)"
-      fi
-      r_gen=$(worst "$tmp/generated.out")
-      blas_flags="-DPS_NO_NAIVE"
-      case "$t_naive" in
-        skipped|">"*) ;;
-        *) if le "$t_naive" "$BLAS_NAIVE_MAX_S"; then blas_flags=""; fi ;;
-      esac
-      # shellcheck disable=SC2086
-      $CC -O2 -march=native $naive_cflags $blas_flags "$tmp/blas.c" -o "$tmp/blas" -lm -lopenblas
-      exe="$tmp/blas"
-    else
-      exe="$tmp/blas.timing"
-    fi
-    status=0
-    OPENBLAS_NUM_THREADS=$THREADS timeout "$TIMEOUT" "$exe" > "$tmp/run.out" 2>&1 || status=$?
-    cat "$tmp/run.out" >&2
-    t_blas=$(best "$t_blas" "$(field "time kernel sequence" "$tmp/run.out")")
-    [ "$status" -eq 0 ] || [ "$status" -eq 124 ] || s_blas=$status
-    if [ "$round" -eq 1 ]; then cp "$tmp/run.out" "$tmp/blas.out"; fi
-    round=$((round + 1))
-  done
+  $CC -O2 -march=native $naive_cflags $blas_flags -DPS_REPS=1 "$tmp/blas.c" -o "$tmp/blas" -lm -lopenblas
+  OPENBLAS_NUM_THREADS=$THREADS timeout "$TIMEOUT" "$tmp/blas" > "$tmp/blas.out" 2>&1 || s_blas=$?
+  [ "$s_blas" -ne 124 ] || s_blas=0
+  cat "$tmp/blas.out" >&2
+  # The times: both sequences in one process (benches/la_pair.c), ROUNDS rounds alternating
+  # between the back ends, each back end's best sample.
+  # shellcheck disable=SC2086
+  $CC -O2 -march=native $omp_flags -DPS_NO_NAIVE -DPS_PAIR=generated -c "$tmp/generated.c" -o "$tmp/generated.o"
+  $CC -O2 -march=native -DPS_NO_NAIVE -DPS_PAIR=blas -c "$tmp/blas.c" -o "$tmp/blas.o"
+  # shellcheck disable=SC2086
+  $CC -O2 $omp_flags benches/la_pair.c "$tmp/generated.o" "$tmp/blas.o" -o "$tmp/pair" -lm -lopenblas
+  s_pair=0
+  OMP_NUM_THREADS=$THREADS OPENBLAS_NUM_THREADS=$THREADS timeout "$TIMEOUT" "$tmp/pair" "$ROUNDS" "$reps" "$PAUSE_MS" > "$tmp/pair.out" 2>&1 || s_pair=$?
+  cat "$tmp/pair.out" >&2
+  t_gen=$(field "time generated" "$tmp/pair.out")
+  t_blas=$(field "time blas" "$tmp/pair.out")
+  if [ "$s_pair" -ne 0 ] && [ "$s_pair" -ne 124 ]; then s_gen=$s_pair s_blas=$s_pair; fi
   [ -n "$t_gen" ] || t_gen="timeout"
   [ "$s_gen" -eq 0 ] || t_gen="$t_gen (exit $s_gen)"
   [ -n "$t_blas" ] || t_blas="timeout"

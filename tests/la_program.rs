@@ -416,3 +416,91 @@ fn triangular_inverses_and_lauum_use_blocked_kernels() {
     });
     assert_caught(code, &out);
 }
+
+/// `benches/la_programs.sh` times both back ends in one process: each program compiled with
+/// `-DPS_PAIR=NAME` exports its set-up and one timed sample instead of `main`, and
+/// `benches/la_pair.c` alternates them. Checks that the two programs link together (every
+/// other name static) and that each sample runs its sequence (a positive time).
+#[test]
+fn programs_of_both_back_ends_link_into_one_timing_driver() {
+    if !openblas_available() {
+        println!("skipped: libopenblas not found (install libopenblas-dev)");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut objects = Vec::new();
+    for backend in ["generated", "blas"] {
+        let c = dir.path().join(format!("{backend}.c"));
+        let (code, _, err) = polyscan(&[
+            "la",
+            &example("a17_stochastic_newton"),
+            "--time-limit",
+            "0.1",
+            "--emit",
+            "c",
+            "--backend",
+            backend,
+            "--scale",
+            "0.05",
+            "-o",
+            &c.to_string_lossy(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let o = dir.path().join(format!("{backend}.o"));
+        let built = Command::new("cc")
+            .args(["-O2", "-march=native", "-DPS_NO_NAIVE", "-c"])
+            .arg(format!("-DPS_PAIR={backend}"))
+            .arg(&c)
+            .arg("-o")
+            .arg(&o)
+            .output()
+            .expect("run cc");
+        assert!(
+            built.status.success(),
+            "{}",
+            String::from_utf8_lossy(&built.stderr)
+        );
+        objects.push(o);
+    }
+    let exe = dir.path().join("pair");
+    let linked = Command::new("cc")
+        .arg("-O2")
+        .arg(format!("{root}/benches/la_pair.c"))
+        .args(&objects)
+        .arg("-o")
+        .arg(&exe)
+        .args(["-lm", "-lopenblas"])
+        .output()
+        .expect("run cc");
+    assert!(
+        linked.status.success(),
+        "{}",
+        String::from_utf8_lossy(&linked.stderr)
+    );
+    let ran = Command::new(&exe)
+        .args(["3", "2", "0"])
+        .env("OPENBLAS_NUM_THREADS", "1")
+        .output()
+        .expect("run the driver");
+    let out = String::from_utf8_lossy(&ran.stdout);
+    assert!(ran.status.success(), "{out}");
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("round ")).count(),
+        3,
+        "{out}"
+    );
+    for name in ["generated", "blas"] {
+        let t: f64 = out
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("time {name}: ")))
+            .and_then(|v| v.trim_end_matches(" s").parse().ok())
+            .unwrap_or_else(|| panic!("no time for {name}: {out}"));
+        assert!(t > 0.0 && t < 10.0, "{name}: {t}\n{out}");
+    }
+    let bad = Command::new(&exe)
+        .args(["0", "1", "0"])
+        .output()
+        .expect("run");
+    assert_eq!(bad.status.code(), Some(2));
+}
