@@ -134,6 +134,17 @@ fn run_edited(problem: &str, backend: &str, corrupt: &dyn Fn(&str) -> String) ->
     run_edited_with(&example(problem), backend, false, corrupt)
 }
 
+/// `polyscan la PATH --emit c --backend BACKEND SIZING -o OUT`, which must succeed.
+fn emit_program(path: &str, backend: &str, sizing: &[&str], out: &std::path::Path) {
+    let out = out.to_string_lossy();
+    let mut args = vec!["la", path, "--time-limit", "0.1", "--emit", "c"];
+    args.extend(["--backend", backend]);
+    args.extend(sizing);
+    args.extend(["-o", &out]);
+    let (code, _, err) = polyscan(&args);
+    assert_eq!(code, 0, "{err}");
+}
+
 /// The same for the problem file `path`, with the naive evaluation by OpenBLAS and
 /// LAPACK if `naive_blas`.
 fn run_edited_with(
@@ -144,24 +155,7 @@ fn run_edited_with(
 ) -> (i32, String) {
     let dir = tempfile::tempdir().expect("tempdir");
     let c = dir.path().join("prog.c");
-    let cs = c.to_string_lossy().into_owned();
-    let (code, _, err) = polyscan(&[
-        "la",
-        path,
-        "--time-limit",
-        "0.1",
-        "--emit",
-        "c",
-        "--backend",
-        backend,
-        "--size",
-        "n=60",
-        "--size",
-        "m=20",
-        "-o",
-        &cs,
-    ]);
-    assert_eq!(code, 0, "{err}");
+    emit_program(path, backend, &["--size", "n=60", "--size", "m=20"], &c);
     let text = std::fs::read_to_string(&c).expect("program written");
     std::fs::write(&c, corrupt(&text)).expect("write the edited program");
     let exe = dir.path().join("prog");
@@ -432,21 +426,12 @@ fn programs_of_both_back_ends_link_into_one_timing_driver() {
     let mut objects = Vec::new();
     for backend in ["generated", "blas"] {
         let c = dir.path().join(format!("{backend}.c"));
-        let (code, _, err) = polyscan(&[
-            "la",
+        emit_program(
             &example("a17_stochastic_newton"),
-            "--time-limit",
-            "0.1",
-            "--emit",
-            "c",
-            "--backend",
             backend,
-            "--scale",
-            "0.05",
-            "-o",
-            &c.to_string_lossy(),
-        ]);
-        assert_eq!(code, 0, "{err}");
+            &["--scale", "0.05"],
+            &c,
+        );
         let o = dir.path().join(format!("{backend}.o"));
         let built = Command::new("cc")
             .args(["-O2", "-march=native", "-DPS_NO_NAIVE", "-c"])
