@@ -16,12 +16,21 @@
 //! `ceil(expr / divisor)` or `[expr / divisor]` (isl's syntax), with a positive integer
 //! constant as divisor; the embedding says which polynomial stands for each floor
 //! ([`Divisions`]), and `ceil` and `mod` are written through it.
+//!
+//! With isl's affine extensions as well ([`Poly::parse_prefix_ratio`]), `e / d` with a
+//! positive integer literal `d` is a rational coefficient (the value is a polynomial over
+//! a denominator, kept exact) and `min(e, ...)`, `max(e, ...)` are read through the
+//! embedding ([`Divisions::extremum`]). A leading sign applies to the whole term, as in
+//! isl: `-i mod 3` is `-(i mod 3)`.
+
+mod ratio;
 
 use crate::coeff::Coeff;
 use crate::int::Int;
 use crate::poly::Poly;
 use crate::vars::Vars;
 use num_bigint::BigInt;
+use ratio::{lcm, Ratio};
 use thiserror::Error;
 
 /// Largest exponent the parser accepts; larger ones are almost always typos and would
@@ -129,6 +138,8 @@ enum Tok {
     Percent,
     LBracket,
     RBracket,
+    /// A comma between the arguments of `min(` or `max(`.
+    Comma,
     End,
 }
 
@@ -140,6 +151,14 @@ pub trait Divisions {
     /// The polynomial for `floor(numerator / denominator)`, `denominator > 0`; an error
     /// message (reported at the division) when the embedding refuses it.
     fn floor(&mut self, numerator: &Poly, denominator: &Int) -> Result<Poly, String>;
+
+    /// The polynomial for `max(args)` (`max` true) or `min(args)`, with at least two
+    /// arguments; an error message (reported at the call) when the embedding refuses it,
+    /// which is what the default does.
+    fn extremum(&mut self, args: &[Poly], max: bool) -> Result<Poly, String> {
+        let _ = (args, max);
+        Err("min and max are not allowed here".into())
+    }
 }
 
 impl Tok {
@@ -157,6 +176,7 @@ impl Tok {
             Tok::Percent => "'%'".into(),
             Tok::LBracket => "'['".into(),
             Tok::RBracket => "']'".into(),
+            Tok::Comma => "','".into(),
             Tok::End => "end of input".into(),
         }
     }
@@ -186,8 +206,12 @@ fn lex(
     start: usize,
     reserved: Option<&[&str]>,
     divisions: bool,
+    extended: bool,
 ) -> Result<Vec<(Tok, usize)>, ParseError> {
-    let mut toks = Vec::new();
+    let mut toks: Vec<(Tok, usize)> = Vec::new();
+    // For each open parenthesis, whether it opens the arguments of `min` or `max` (where a
+    // comma separates arguments instead of ending the polynomial).
+    let mut calls: Vec<bool> = Vec::new();
     let bytes = src.as_bytes();
     let mut i = start;
     let mut end = src.len();
@@ -242,8 +266,18 @@ fn lex(
                     Tok::Star
                 }
                 '^' => Tok::Caret,
-                '(' => Tok::LParen,
-                ')' => Tok::RParen,
+                '(' => {
+                    calls.push(
+                        extended
+                            && matches!(toks.last(), Some((Tok::Ident(w), _)) if w == "min" || w == "max"),
+                    );
+                    Tok::LParen
+                }
+                ')' => {
+                    calls.pop();
+                    Tok::RParen
+                }
+                ',' if calls.last() == Some(&true) => Tok::Comma,
                 '/' if divisions => Tok::Slash,
                 '%' if divisions => Tok::Percent,
                 '[' if divisions => Tok::LBracket,
@@ -278,6 +312,8 @@ struct Parser<'a> {
     /// How many `floor(`, `ceil(` or `[` enclose the position: a `/` there ends the
     /// numerator instead of being an error.
     quotients: usize,
+    /// Whether isl's rational coefficients and `min`/`max` are read.
+    extended: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -310,7 +346,7 @@ impl<'a> Parser<'a> {
         self.err(format!("expected {what}, found {found}"))
     }
 
-    fn expr(&mut self) -> Result<Poly, ParseError> {
+    fn expr(&mut self) -> Result<Ratio, ParseError> {
         let mut acc = self.term()?;
         loop {
             match self.peek() {
@@ -327,7 +363,20 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn term(&mut self) -> Result<Poly, ParseError> {
+    fn term(&mut self) -> Result<Ratio, ParseError> {
+        // A sign before a term applies to all of it (isl reads `-i mod 3` as
+        // `-(i mod 3)`); for products and powers the two readings agree.
+        match self.peek() {
+            Tok::Minus => {
+                self.bump();
+                return Ok(self.term()?.neg());
+            }
+            Tok::Plus => {
+                self.bump();
+                return self.term();
+            }
+            _ => {}
+        }
         let mut acc = self.unary()?;
         loop {
             match self.peek() {
@@ -337,9 +386,9 @@ impl<'a> Parser<'a> {
                     let factor = self.unary()?;
                     // The product has at most |acc| * |factor| terms of at most the summed
                     // coefficient sizes: refuse before allocating what cannot fit.
-                    let size = (acc.len() as u64)
-                        .checked_mul(factor.len() as u64)
-                        .and_then(|t| t.checked_mul(bits(&acc) + bits(&factor) + 64));
+                    let size = (acc.num.len() as u64)
+                        .checked_mul(factor.num.len() as u64)
+                        .and_then(|t| t.checked_mul(ratio_bits(&acc) + ratio_bits(&factor) + 64));
                     if size.is_none_or(|s| s > MAX_EXPANDED_BITS) {
                         return Err(error(
                             self.src,
@@ -351,11 +400,12 @@ impl<'a> Parser<'a> {
                     // polynomials parse back.
                     // (The degree in a variable of a product over Z is the sum of the
                     // factors' degrees in it: leading coefficients do not cancel.)
-                    let exponent = acc
+                    let (a, f) = (&acc.num, &factor.num);
+                    let exponent = a
                         .vars()
                         .into_iter()
-                        .chain(factor.vars())
-                        .map(|v| u64::from(acc.degree(v)) + u64::from(factor.degree(v)))
+                        .chain(f.vars())
+                        .map(|v| u64::from(a.degree(v)) + u64::from(f.degree(v)))
                         .max()
                         .unwrap_or(0);
                     if exponent > u64::from(MAX_EXPONENT) {
@@ -365,7 +415,7 @@ impl<'a> Parser<'a> {
                             format!("this product raises a variable to the power {exponent} (at most {MAX_EXPONENT})"),
                         ));
                     }
-                    if bits(&acc) + bits(&factor) > MAX_COEFFICIENT_BITS {
+                    if ratio_bits(&acc) + ratio_bits(&factor) > MAX_COEFFICIENT_BITS {
                         return Err(error(
                             self.src,
                             at,
@@ -375,6 +425,10 @@ impl<'a> Parser<'a> {
                     acc = acc.mul(&factor);
                 }
                 Tok::Slash if self.quotients > 0 => return Ok(acc),
+                Tok::Slash if self.extended => {
+                    self.bump();
+                    acc = self.fraction(acc)?;
+                }
                 Tok::Slash => return Err(self.err(
                     "division is allowed only as integer division: floor(e/d), ceil(e/d) or [e/d]",
                 )),
@@ -393,7 +447,34 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn unary(&mut self) -> Result<Poly, ParseError> {
+    /// `acc / d` after the `/` of a rational coefficient: `d` is a positive integer
+    /// literal, as isl requires. isl reads `e/d*f` as `e/(d*f)`, against the usual
+    /// convention, so a product right after the divisor is refused rather than read
+    /// differently.
+    fn fraction(&mut self, acc: Ratio) -> Result<Ratio, ParseError> {
+        let d = match self.peek() {
+            Tok::Num(n) if n.sign() == num_bigint::Sign::NoSign => {
+                return Err(self.err("division by zero"))
+            }
+            Tok::Num(_) | Tok::LParen => self.divisor()?,
+            _ => {
+                return Err(self.expected(
+                    "a positive integer after '/' (a rational coefficient divides by a number)",
+                ))
+            }
+        };
+        if d.bits() > MAX_COEFFICIENT_BITS || ratio_bits(&acc) + d.bits() > MAX_COEFFICIENT_BITS {
+            return Err(self.err(format!(
+                "this fraction has coefficients of more than {MAX_COEFFICIENT_BITS} bits"
+            )));
+        }
+        if *self.peek() == Tok::Star {
+            return Err(self.err("isl reads 'e/d*f' as 'e/(d*f)': write '(e/d)*f' or 'e/(d*f)'"));
+        }
+        Ok(acc.div_int(&d))
+    }
+
+    fn unary(&mut self) -> Result<Ratio, ParseError> {
         match self.peek() {
             Tok::Minus => {
                 self.bump();
@@ -407,7 +488,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn power(&mut self) -> Result<Poly, ParseError> {
+    fn power(&mut self) -> Result<Ratio, ParseError> {
         let (base, was_number) = self.atom()?;
         let base = if was_number {
             // `2x`, `2(x+1)`, `3x^2`: a number followed by a variable or a parenthesis.
@@ -422,7 +503,7 @@ impl<'a> Parser<'a> {
         Ok(base)
     }
 
-    fn exponent(&mut self, base: Poly) -> Result<Poly, ParseError> {
+    fn exponent(&mut self, base: Ratio) -> Result<Ratio, ParseError> {
         if *self.peek() != Tok::Caret {
             return Ok(base);
         }
@@ -443,7 +524,8 @@ impl<'a> Parser<'a> {
                 if *self.peek() == Tok::Caret {
                     return Err(self.err("chained exponents are ambiguous: add parentheses"));
                 }
-                let exponent = largest_exponent(&base) * u64::from(e);
+                let num = &base.num;
+                let exponent = largest_exponent(num) * u64::from(e);
                 if exponent > u64::from(MAX_EXPONENT) {
                     return Err(error(
                         self.src,
@@ -453,7 +535,7 @@ impl<'a> Parser<'a> {
                         ),
                     ));
                 }
-                if let Some(t) = expanded_terms(&base, e).filter(|&t| t > MAX_EXPANDED_TERMS) {
+                if let Some(t) = expanded_terms(num, e).filter(|&t| t > MAX_EXPANDED_TERMS) {
                     return Err(error(
                         self.src,
                         at,
@@ -463,9 +545,10 @@ impl<'a> Parser<'a> {
                     ));
                 }
                 // Bits of the largest coefficient of the power: at most e times those of
-                // the base plus log2 of its number of terms.
-                let coefficient = u64::from(e)
-                    .checked_mul(bits(&base) + 64 - (base.len() as u64).leading_zeros() as u64);
+                // the base plus log2 of its number of terms (the denominator likewise).
+                let coefficient = u64::from(e).checked_mul(
+                    ratio_bits(&base) + 64 - (num.len() as u64).leading_zeros() as u64,
+                );
                 if let Some(c) = coefficient.filter(|&c| c > MAX_COEFFICIENT_BITS) {
                     return Err(error(
                         self.src,
@@ -475,7 +558,7 @@ impl<'a> Parser<'a> {
                         ),
                     ));
                 }
-                let size = expanded_size(&base, e);
+                let size = expanded_size(num, e);
                 if size.is_none_or(|s| s > MAX_EXPANDED_BITS) {
                     let about = size.map_or("more than 2^64".to_string(), |s| s.to_string());
                     return Err(error(
@@ -500,23 +583,40 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// An expression inside parentheses of its own, where a `/` is not the one of an
+    /// enclosing `floor(e/d)`.
+    fn nested_expr(&mut self) -> Result<Ratio, ParseError> {
+        let quotients = std::mem::replace(&mut self.quotients, 0);
+        let e = self.expr();
+        self.quotients = quotients;
+        e
+    }
+
     /// An atom, and whether it was a number literal.
-    fn atom(&mut self) -> Result<(Poly, bool), ParseError> {
+    fn atom(&mut self) -> Result<(Ratio, bool), ParseError> {
         let at = self.offset();
+        let next_is_paren = self.toks.get(self.pos + 1).map(|t| &t.0) == Some(&Tok::LParen);
         match self.peek().clone() {
             Tok::Num(n) => {
                 self.bump();
-                Ok((Poly::constant(Int::from_bigint(n)), true))
+                Ok((Ratio::whole(Poly::constant(Int::from_bigint(n))), true))
             }
             Tok::Ident(name)
                 if self.divisions.is_some()
                     && (name == "floor" || name == "ceil")
-                    && self.toks.get(self.pos + 1).map(|t| &t.0) == Some(&Tok::LParen) =>
+                    && next_is_paren =>
             {
                 self.bump();
                 self.bump();
                 let q = self.quotient(Tok::RParen, "')'", name == "ceil", at)?;
                 Ok((q, false))
+            }
+            Tok::Ident(name)
+                if self.extended && (name == "min" || name == "max") && next_is_paren =>
+            {
+                self.bump();
+                self.bump();
+                Ok((self.extremum(name == "max", at)?, false))
             }
             Tok::LBracket if self.divisions.is_some() => {
                 self.bump();
@@ -526,7 +626,7 @@ impl<'a> Parser<'a> {
             Tok::Ident(name) => {
                 self.bump();
                 match self.vars.intern(&name) {
-                    Some(i) => Ok((Poly::var(i), false)),
+                    Some(i) => Ok((Ratio::whole(Poly::var(i)), false)),
                     None => Err(error(
                         self.src,
                         at,
@@ -539,7 +639,7 @@ impl<'a> Parser<'a> {
             }
             Tok::LParen => {
                 self.bump();
-                let e = self.expr()?;
+                let e = self.nested_expr()?;
                 if *self.peek() != Tok::RParen {
                     return Err(self.expected("')'"));
                 }
@@ -548,6 +648,37 @@ impl<'a> Parser<'a> {
             }
             _ => Err(self.expected("a number, a variable or '('")),
         }
+    }
+
+    /// The arguments of `max(` (`max`) or `min(` after the parenthesis, and the closing
+    /// one; `at` is the offset of the name. One argument is its own value; for more, the
+    /// embedding gives the polynomial, over the common denominator of the arguments.
+    fn extremum(&mut self, max: bool, at: usize) -> Result<Ratio, ParseError> {
+        let mut args = vec![self.nested_expr()?];
+        loop {
+            match self.peek() {
+                Tok::Comma => {
+                    self.bump();
+                    args.push(self.nested_expr()?);
+                }
+                Tok::RParen => {
+                    self.bump();
+                    break;
+                }
+                _ => return Err(self.expected("',' or ')'")),
+            }
+        }
+        if args.len() == 1 {
+            return Ok(args.remove(0));
+        }
+        let den = lcm(args.iter().map(|a| &a.den));
+        let nums: Vec<Poly> = args.iter().map(|a| a.numerator_over(&den)).collect();
+        let src = self.src;
+        let m = match self.divisions.as_mut() {
+            Some(div) => div.extremum(&nums, max).map_err(|m| error(src, at, m))?,
+            None => return Err(error(src, at, "min and max are not allowed here")),
+        };
+        Ok(Ratio { num: m, den })
     }
 
     /// `floor(e / d)` through the embedding, `at` the offset of the division.
@@ -559,15 +690,40 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// `floor(num/den)` or `ceil(num/den)` (`den > 0`) through the embedding's division
+    /// (`ceil(N/D) = floor((N + D - 1)/D)`); with `den` 1 the value is `num` itself.
+    fn rounded(&mut self, num: Poly, den: Int, ceil: bool, at: usize) -> Result<Ratio, ParseError> {
+        if den.is_one() {
+            return Ok(Ratio::whole(num));
+        }
+        let n = if ceil {
+            num.add(&Poly::constant(den.clone())).sub(&Poly::one())
+        } else {
+            num
+        };
+        Ok(Ratio::whole(self.floor(&n, &den, at)?))
+    }
+
     /// The rest of `floor(`, `ceil(` or `[` after the opening token: `expr ("/" divisor)?`
-    /// and the closing token. Without a divisor the value is the expression itself.
+    /// and the closing token. Without a divisor the value is the expression itself
+    /// (rounded, when isl's rational coefficients made it a fraction).
     fn quotient(
         &mut self,
         close: Tok,
         what: &str,
         ceil: bool,
         at: usize,
-    ) -> Result<Poly, ParseError> {
+    ) -> Result<Ratio, ParseError> {
+        if self.extended {
+            // isl's reading: the argument is an expression with rational coefficients
+            // (`floor(i + i/2)` is `floor(3i/2)`), rounded as a whole.
+            let e = self.nested_expr()?;
+            if *self.peek() != close {
+                return Err(self.expected(what));
+            }
+            self.bump();
+            return self.rounded(e.num, e.den, ceil, at);
+        }
         self.quotients += 1;
         let e = self.expr();
         self.quotients -= 1;
@@ -575,14 +731,10 @@ impl<'a> Parser<'a> {
         let q = if *self.peek() == Tok::Slash {
             self.bump();
             let d = self.divisor()?;
-            let e = if ceil {
-                e.add(&Poly::constant(d.clone())).sub(&Poly::one())
-            } else {
-                e
-            };
-            self.floor(&e, &d, at)?
+            // Not reduced: `floor(2i/4)` stays the division of `2i` by 4.
+            self.rounded(e.num, e.den.mul(&d), ceil, at)?
         } else {
-            e
+            self.rounded(e.num, e.den, ceil, at)?
         };
         if *self.peek() != close {
             return Err(self.expected(&format!("'/' or {what}")));
@@ -592,18 +744,25 @@ impl<'a> Parser<'a> {
     }
 
     /// `acc mod d` after the operator (at `at`): `acc - d*floor(acc/d)`.
-    fn remainder(&mut self, acc: Poly, at: usize) -> Result<Poly, ParseError> {
+    fn remainder(&mut self, acc: Ratio, at: usize) -> Result<Ratio, ParseError> {
+        if !acc.is_whole() {
+            return Err(error(
+                self.src,
+                at,
+                "the remainder of a fraction is not defined: 'mod' needs an integer value",
+            ));
+        }
         let d = self.divisor()?;
-        let q = self.floor(&acc, &d, at)?;
-        Ok(acc.sub(&q.mul(&Poly::constant(d))))
+        let q = self.floor(&acc.num, &d, at)?;
+        Ok(Ratio::whole(acc.num.sub(&q.mul(&Poly::constant(d)))))
     }
 
     /// A divisor: a positive integer, possibly in parentheses or a constant expression.
     fn divisor(&mut self) -> Result<Int, ParseError> {
         let at = self.offset();
         let (d, _) = self.atom()?;
-        match d.constant_value() {
-            Some(c) if c.signum() > 0 => Ok(c),
+        match d.num.constant_value() {
+            Some(c) if c.signum() > 0 && d.is_whole() => Ok(c),
             _ => Err(error(
                 self.src,
                 at,
@@ -626,12 +785,19 @@ impl Poly<Int> {
     /// assert_eq!(err.column, 3);
     /// ```
     pub fn parse(src: &str, vars: &mut Vars) -> Result<Poly, ParseError> {
-        let toks = lex(src, 0, None, false)?;
-        let (e, p) = parse_one(src, toks, vars, None, "empty input: expected a polynomial")?;
+        let toks = lex(src, 0, None, false, false)?;
+        let (e, p) = parse_one(
+            src,
+            toks,
+            vars,
+            None,
+            false,
+            "empty input: expected a polynomial",
+        )?;
         if *p.peek() != Tok::End {
             return Err(p.expected("an operator or the end of the polynomial"));
         }
-        Ok(e)
+        Ok(e.num)
     }
 
     /// Parses the longest polynomial starting at byte `start` of `src`, for embedding
@@ -655,9 +821,9 @@ impl Poly<Int> {
         vars: &mut Vars,
         reserved: &[&str],
     ) -> Result<(Poly, usize), ParseError> {
-        let toks = lex(src, start, Some(reserved), false)?;
-        let (e, p) = parse_one(src, toks, vars, None, "expected a polynomial")?;
-        Ok((e, p.offset()))
+        let toks = lex(src, start, Some(reserved), false, false)?;
+        let (e, p) = parse_one(src, toks, vars, None, false, "expected a polynomial")?;
+        Ok((e.num, p.offset()))
     }
 
     /// [`Poly::parse_prefix`] in a language with integer division: `floor(e/d)`,
@@ -688,9 +854,57 @@ impl Poly<Int> {
         reserved: &[&str],
         divisions: &mut dyn Divisions,
     ) -> Result<(Poly, usize), ParseError> {
-        let toks = lex(src, start, Some(reserved), true)?;
-        let (e, p) = parse_one(src, toks, vars, Some(divisions), "expected a polynomial")?;
-        Ok((e, p.offset()))
+        let toks = lex(src, start, Some(reserved), true, false)?;
+        let (e, p) = parse_one(
+            src,
+            toks,
+            vars,
+            Some(divisions),
+            false,
+            "expected a polynomial",
+        )?;
+        // Without the extensions no `/` outside a division is read: the value is whole.
+        debug_assert!(e.is_whole());
+        Ok((e.num, p.offset()))
+    }
+
+    /// [`Poly::parse_prefix_with`] with isl's affine extensions: `e / d` with a positive
+    /// integer literal `d` is a rational coefficient (`i/2 <= 3`) and `min(e, ...)`,
+    /// `max(e, ...)` are read through [`Divisions::extremum`]; the argument of `floor(`,
+    /// `ceil(` or `[` is such an expression, rounded (`floor(i + i/2)` is `floor(3i/2)`).
+    /// Returns the numerator, the positive denominator (1 unless a fraction was read)
+    /// and the byte offset where the polynomial ends.
+    ///
+    /// ```
+    /// use polys::{Divisions, Int, Poly, Vars};
+    /// struct Plain;
+    /// impl Divisions for Plain {
+    ///     fn floor(&mut self, _: &Poly, _: &Int) -> Result<Poly, String> {
+    ///         Err("no divisions".into())
+    ///     }
+    /// }
+    /// let mut vars = Vars::from_names(["i", "n"]);
+    /// let (p, d, end) = Poly::parse_prefix_ratio("i/2 + n/3 <= 1", 0, &mut vars, &[], &mut Plain).unwrap();
+    /// assert_eq!((p.to_text(&vars), d), ("3*i + 2*n".to_string(), Int::from(6)));
+    /// assert_eq!(end, 10);
+    /// ```
+    pub fn parse_prefix_ratio(
+        src: &str,
+        start: usize,
+        vars: &mut Vars,
+        reserved: &[&str],
+        divisions: &mut dyn Divisions,
+    ) -> Result<(Poly, Int, usize), ParseError> {
+        let toks = lex(src, start, Some(reserved), true, true)?;
+        let (e, p) = parse_one(
+            src,
+            toks,
+            vars,
+            Some(divisions),
+            true,
+            "expected a polynomial",
+        )?;
+        Ok((e.num, e.den, p.offset()))
     }
 }
 
@@ -701,8 +915,9 @@ fn parse_one<'a>(
     toks: Vec<(Tok, usize)>,
     vars: &'a mut Vars,
     divisions: Option<&'a mut dyn Divisions>,
+    extended: bool,
     empty: &str,
-) -> Result<(Poly, Parser<'a>), ParseError> {
+) -> Result<(Ratio, Parser<'a>), ParseError> {
     let mut p = Parser {
         src,
         toks,
@@ -710,12 +925,18 @@ fn parse_one<'a>(
         vars,
         divisions,
         quotients: 0,
+        extended,
     };
     if *p.peek() == Tok::End {
         return Err(p.err(empty));
     }
     let e = p.expr()?;
     Ok((e, p))
+}
+
+/// Bits of the larger of a value's largest coefficient and its denominator.
+fn ratio_bits(r: &Ratio) -> u64 {
+    bits(&r.num).max(r.den.bits())
 }
 
 #[cfg(test)]
