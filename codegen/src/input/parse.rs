@@ -3,14 +3,17 @@
 //! ```text
 //! file      := item*
 //! item      := ("[" names "]" "->")? "{" entry (";" entry)* "}"
-//! entry     := NAME "[" coords "]" (":" formula)?       a statement (domain); several
-//!                                                        entries of one statement: a union
+//! entry     := NAME? "[" coords "]" (":" formula)?      a statement (domain); several
+//!                                                        entries of one statement: a union;
+//!                                                        unnamed tuples are `S0`, `S1`, ...
+//!                                                        by number of positions
 //!            | ":" formula                               a parameter context
 //!            | NAME "[" coords "]" "->" "[" outputs "]" (":" formula)?
 //!                                                        a schedule entry (map piece)
 //! coords    := coord ("," coord)*     coord: NAME | NAME "=" polynomial | polynomial
 //! outputs   := output ("," output)*   output: NAME | NAME "=" polynomial | polynomial
-//! formula   := conj (("or" | "||") conj)*
+//! formula   := disj ("implies" disj)?     `a implies b` is `not a or b`
+//! disj      := conj (("or" | "||") conj)*
 //! conj      := unary (("and" | "&&") unary)*
 //! unary     := ("not" | "!") unary | "(" formula ")" | "true" | "false" | exists | chain
 //! exists    := "exists" "(" binders ":" formula ")" | "exists" binders ":" formula
@@ -23,7 +26,10 @@
 //! the names bound by enclosing `exists` as the only known names; in statement domains
 //! they may contain isl's integer divisions (`floor(e/d)`, `ceil(e/d)`, `[e/d]`,
 //! `e mod d`, `e % d`), each a quantified variable (see `quantifiers`). An `exists` under
-//! `not` (a universal quantifier) is refused.
+//! `not` or before `implies` (a universal quantifier) is refused. A comparison reads isl's
+//! rational coefficients (`i/2 <= n`: both sides over their denominators, scaled exactly)
+//! and `min(...)`/`max(...)` (expanded into the cases of the extreme argument); a value
+//! that is not compared (a tuple position, a binding, a time) must be a whole polynomial.
 
 mod schedule;
 mod tuple;
@@ -32,10 +38,10 @@ use super::ast::{Existential, Problem, ScheduleEntry, Span, Statement};
 use super::error::InputError;
 use super::quantifiers::{self, NoDivisions, Quantified};
 use cad::formula::{Atom, Formula, Rel};
-use polys::{Poly, Vars};
+use polys::{Coeff, Int, Poly, Vars};
 
 /// Words that end a polynomial and cannot name a variable.
-const KEYWORDS: [&str; 6] = ["and", "or", "not", "true", "false", "exists"];
+const KEYWORDS: [&str; 7] = ["and", "or", "not", "true", "false", "exists", "implies"];
 
 /// Words of integer division, which cannot name a variable either.
 const DIVISION_WORDS: [&str; 3] = ["mod", "floor", "ceil"];
@@ -412,8 +418,15 @@ impl<'a> Parser<'a> {
             parts.extend(definitions);
             return Ok(Entry::Context(Formula::and(parts), existentials));
         }
-        let (name, name_at) = self.ident("a statement name or ':'")?;
-        self.expect("[", "'[' after the statement name")?;
+        let (name, name_at) = if self.peek_char() == Some('[') {
+            // isl's unnamed tuple `[i] : ...`: named once the whole set is read.
+            self.pos += 1;
+            (tuple::anonymous(self.tuple_len()), start)
+        } else {
+            let named = self.ident("a statement name, '[' or ':'")?;
+            self.expect("[", "'[' after the statement name")?;
+            named
+        };
         if self.tuple_is_map() {
             return self.schedule_entry(params, name, name_at, start);
         }
@@ -451,16 +464,39 @@ impl<'a> Parser<'a> {
         }))
     }
 
-    fn poly(&mut self, vars: &Vars) -> Result<Poly, InputError> {
+    /// A polynomial with isl's rational coefficients: its numerator and positive
+    /// denominator. `min`/`max` in it are placeholders until the comparison is expanded.
+    fn ratio(&mut self, vars: &Vars) -> Result<(Poly, Int), InputError> {
         self.ws();
         let mut v = vars.clone();
         let (src, pos) = (self.src, self.pos);
         let read = match self.quantified.as_mut() {
-            Some(q) => Poly::parse_prefix_with(src, pos, &mut v, &KEYWORDS, q),
-            None => Poly::parse_prefix_with(src, pos, &mut v, &KEYWORDS, &mut NoDivisions),
+            Some(q) => Poly::parse_prefix_ratio(src, pos, &mut v, &KEYWORDS, q),
+            None => Poly::parse_prefix_ratio(src, pos, &mut v, &KEYWORDS, &mut NoDivisions),
         };
-        let (p, end) = read.map_err(|e| self.error_at(e.offset, e.message))?;
+        let (p, d, end) = read.map_err(|e| self.error_at(e.offset, e.message))?;
         self.pos = end;
+        Ok((p, d))
+    }
+
+    /// A polynomial standing for an integer value (a tuple position, a binding, a time):
+    /// no fraction and no `min`/`max`, which only comparisons can take apart.
+    fn poly(&mut self, vars: &Vars) -> Result<Poly, InputError> {
+        self.ws();
+        let at = self.pos;
+        let (p, d) = self.ratio(vars)?;
+        if !d.is_one() {
+            return Err(self.error_at(
+                at,
+                "a fraction is allowed only in a comparison (this value must be an integer): use floor(e/d)",
+            ));
+        }
+        if self.quantified.as_ref().is_some_and(|q| q.has_extremum(&p)) {
+            return Err(self.error_at(
+                at,
+                "min and max are allowed only in comparisons, not as a value here",
+            ));
+        }
         Ok(p)
     }
 
@@ -524,7 +560,35 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// `disjunction ("implies" disjunction)?`: isl's `a implies b`, which is
+    /// `not a or b`, binds more loosely than `or` and does not chain.
     fn formula(&mut self, vars: &Vars) -> Result<Formula, InputError> {
+        let from = self.quantified.as_ref().map(Quantified::len);
+        let lhs = self.disjunction(vars)?;
+        self.ws();
+        let at = self.pos;
+        if !self.eat("implies") {
+            return Ok(lhs);
+        }
+        if let (Some(q), Some(from)) = (self.quantified.as_ref(), from) {
+            if q.binds_since(from) {
+                return Err(self.error_at(
+                    at,
+                    "'exists' before 'implies' is a universal quantifier, which is not supported",
+                ));
+            }
+        }
+        let rhs = self.disjunction(vars)?;
+        self.ws();
+        if self.rest().starts_with("implies") {
+            return Err(self.error(
+                "'implies' does not chain (isl refuses 'a implies b implies c'): add parentheses",
+            ));
+        }
+        Ok(Formula::or(vec![Formula::Not(Box::new(lhs)), rhs]))
+    }
+
+    fn disjunction(&mut self, vars: &Vars) -> Result<Formula, InputError> {
         let mut parts = vec![self.conj(vars)?];
         while self.eat("or") || self.eat("||") {
             parts.push(self.conj(vars)?);
@@ -594,10 +658,10 @@ impl<'a> Parser<'a> {
         Err(self.fatal.clone().unwrap_or(chain_err))
     }
 
-    fn exprs(&mut self, vars: &Vars) -> Result<Vec<Poly>, InputError> {
-        let mut out = vec![self.poly(vars)?];
+    fn exprs(&mut self, vars: &Vars) -> Result<Vec<(Poly, Int)>, InputError> {
+        let mut out = vec![self.ratio(vars)?];
         while self.eat(",") {
-            out.push(self.poly(vars)?);
+            out.push(self.ratio(vars)?);
         }
         Ok(out)
     }
@@ -620,14 +684,17 @@ impl<'a> Parser<'a> {
         None
     }
 
+    /// A comparison chain. Fractions compare exactly: `a/d ~ b/e` is `a*e ~ b*d` (both
+    /// denominators positive), isl's scaling of a constraint by its denominators.
     fn chain(&mut self, vars: &Vars) -> Result<Formula, InputError> {
+        let from = self.quantified.as_ref().map(Quantified::len);
         let mut lhs = self.exprs(vars)?;
         let mut atoms = Vec::new();
         while let Some(rel) = self.relop() {
             let rhs = self.exprs(vars)?;
-            for a in &lhs {
-                for b in &rhs {
-                    atoms.push(Formula::Atom(Atom::compare(a, rel, b)));
+            for (a, d) in &lhs {
+                for (b, e) in &rhs {
+                    atoms.push(Formula::Atom(Atom::compare(&a.scale(e), rel, &b.scale(d))));
                 }
             }
             lhs = rhs;
@@ -635,7 +702,11 @@ impl<'a> Parser<'a> {
         if atoms.is_empty() {
             return Err(self.expected("a comparison (<, <=, =, !=, >=, >)"));
         }
-        Ok(Formula::and(atoms))
+        let f = Formula::and(atoms);
+        Ok(match (self.quantified.as_mut(), from) {
+            (Some(q), Some(from)) => q.expand_extrema(from, f),
+            _ => f,
+        })
     }
 }
 
@@ -731,7 +802,9 @@ fn assemble(p: &Parser, items: Vec<Item>) -> Result<Problem, InputError> {
         }
         *slot = Some(item);
     }
-    let domain = domain.ok_or_else(|| p.error_at(p.src.len(), "expected a set of statements"))?;
+    let mut domain =
+        domain.ok_or_else(|| p.error_at(p.src.len(), "expected a set of statements"))?;
+    name_anonymous(&mut domain, schedule.as_mut());
     let params: Vec<String> = domain.params.iter().map(|(n, _)| n.clone()).collect();
     let mut statements: Vec<Statement> = Vec::new();
     for e in domain.entries {
@@ -805,6 +878,39 @@ fn assemble(p: &Parser, items: Vec<Item>) -> Result<Problem, InputError> {
         context: context_formula,
         schedule,
     })
+}
+
+/// Gives the domain's unnamed tuples their statement names ([`tuple::anonymous_names`]),
+/// and the schedule entries of the same unnamed tuples the same names.
+fn name_anonymous(domain: &mut Item, schedule: Option<&mut Item>) {
+    let is_provisional = |n: &String| n.starts_with('<');
+    let statement_names = |item: &Item| -> Vec<String> {
+        item.entries
+            .iter()
+            .filter_map(|e| match e {
+                Entry::Statement(s) => Some(s.name.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    let names = statement_names(domain);
+    let taken: Vec<&String> = names.iter().filter(|n| !is_provisional(n)).collect();
+    let renames = tuple::anonymous_names(names.iter().filter(|n| is_provisional(n)), &taken);
+    let rename = |name: &mut String| {
+        if let Some((_, to)) = renames.iter().find(|(from, _)| from == name) {
+            *name = to.clone();
+        }
+    };
+    for e in &mut domain.entries {
+        if let Entry::Statement(s) = e {
+            rename(&mut s.name);
+        }
+    }
+    for e in schedule.into_iter().flat_map(|s| s.entries.iter_mut()) {
+        if let Entry::Schedule { name, .. } = e {
+            rename(name);
+        }
+    }
 }
 
 /// Conjoins a context formula `f` over the parameters and its own quantified variables

@@ -30,7 +30,7 @@ impl Parser<'_> {
     }
 
     /// Number of comma-separated items before the `]` closing the current tuple.
-    fn tuple_len(&self) -> usize {
+    pub(super) fn tuple_len(&self) -> usize {
         let (mut depth, mut commas) = (0usize, 0);
         for c in self.rest().chars() {
             match c {

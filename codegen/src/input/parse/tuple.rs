@@ -18,6 +18,35 @@ pub(super) fn placeholder(kind: &str, k: usize) -> String {
     format!("<{kind} {k}>")
 }
 
+/// The provisional name of an unnamed tuple (isl's `[i] : ...`) with `len` positions;
+/// [`name_anonymous`] gives the final one.
+pub(super) fn anonymous(len: usize) -> String {
+    placeholder("unnamed tuple with positions:", len)
+}
+
+/// The names of the unnamed tuples: every number of positions that a statement of the
+/// domain writes without a name is one statement (isl's space without a tuple name),
+/// named `S0`, `S1`, ... in order of first appearance, skipping the names in `taken`
+/// (the named statements). Returns the provisional names with their final ones.
+pub(super) fn anonymous_names<'n>(
+    provisional: impl Iterator<Item = &'n String>,
+    taken: &[&String],
+) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut next = 0;
+    for p in provisional {
+        if out.iter().any(|(q, _)| q == p) {
+            continue;
+        }
+        while taken.iter().any(|t| **t == format!("S{next}")) {
+            next += 1;
+        }
+        out.push((p.clone(), format!("S{next}")));
+        next += 1;
+    }
+    out
+}
+
 impl Parser<'_> {
     /// The tuple after `NAME [`, up to and including its `]`: each position's name and
     /// where it is (a placeholder for a position written as a value), and the equalities
