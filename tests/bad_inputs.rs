@@ -644,7 +644,7 @@ const GEN: &[Case] = &[
         input: "{ S[i] : 0 <= i <= 3 and floor(i/0) = 1 }",
         args: &[],
         code: 2,
-        needles: &["positive integer constant", "column 34"],
+        needles: &["division by zero", "column 34"],
     },
     Case {
         id: "floor-unclosed",
