@@ -885,7 +885,7 @@ impl Poly<Int> {
     /// }
     /// let mut vars = Vars::from_names(["i", "n"]);
     /// let (p, d, end) = Poly::parse_prefix_ratio("i/2 + n/3 <= 1", 0, &mut vars, &[], &mut Plain).unwrap();
-    /// assert_eq!((p.to_text(&vars), d), ("3*i + 2*n".to_string(), Int::from(6)));
+    /// assert_eq!((p.to_text(&vars), d), ("2*n + 3*i".to_string(), Int::from(6)));
     /// assert_eq!(end, 10);
     /// ```
     pub fn parse_prefix_ratio(
