@@ -167,6 +167,34 @@ fn a_leading_sign_covers_the_whole_term() {
 }
 
 #[test]
+fn mod_takes_the_remainder_of_the_last_factor() {
+    // isl 0.25 on 0..9: `2i mod 3 = 4` and `2*i mod 3 = 4` are 2, 5, 8 (`2*(i mod 3)`;
+    // `(2i) mod 3 = 4` is empty), `5 - -2i mod 3 = 7` is `i mod 3 = 1`, `3 * floor(i/2) mod
+    // 4 = 3` is 2, 3. A product of variables follows the same rule: `i*j mod 2` is
+    // `i*(j mod 2)`.
+    same_instances(
+        "[n] -> { S[i] : -n <= i <= n and 2i mod 3 = 4 }",
+        "[n] -> { S[i] : -n <= i <= n and i mod 3 = 2 }",
+    );
+    same_instances(
+        "[n] -> { S[i] : -n <= i <= n and (2*i mod 3 = 4 or (2i) mod 3 = 2) }",
+        "[n] -> { S[i] : -n <= i <= n and (i mod 3 = 2 or i mod 3 = 1) }",
+    );
+    same_instances(
+        "[n] -> { S[i] : -n <= i <= n and 5 - -2i mod 3 = 7 }",
+        "[n] -> { S[i] : -n <= i <= n and i mod 3 = 1 }",
+    );
+    same_instances(
+        "[n] -> { S[i] : 0 <= i <= n and 3 * floor(i/2) mod 4 = 3 }",
+        "[n] -> { S[i] : 0 <= i <= n and floor(i/2) mod 4 = 1 }",
+    );
+    same_instances(
+        "[n] -> { S[i, j] : 0 <= i <= n and 0 <= j <= n and i*j mod 2 = 1 }",
+        "[n] -> { S[i, j] : i = 1 and i <= n and 0 <= j <= n and j mod 2 = 1 }",
+    );
+}
+
+#[test]
 fn unnamed_tuples_are_statements_s0_s1_in_order() {
     same_instances(
         "[n] -> { [i] : 0 <= i <= n }",

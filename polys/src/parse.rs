@@ -12,7 +12,8 @@
 //! decimals, negative exponents and any other character are errors naming the column.
 //!
 //! Embedded in a language with integer division ([`Poly::parse_prefix_with`]), a term may
-//! also be `unary ("mod" | "%") divisor` and an atom `floor(expr / divisor)`,
+//! also be `unary ("mod" | "%") divisor`, the remainder of the product's last factor (as
+//! isl: `2i mod 3` and `2*i mod 3` are `2*(i mod 3)`), and an atom `floor(expr / divisor)`,
 //! `ceil(expr / divisor)` or `[expr / divisor]` (isl's syntax), with a positive integer
 //! constant as divisor; the embedding says which polynomial stands for each floor
 //! ([`Divisions`]), and `ceil` and `mod` are written through it.
@@ -377,13 +378,17 @@ impl<'a> Parser<'a> {
             }
             _ => {}
         }
-        let mut acc = self.unary()?;
+        // The product so far is `before * last`; `mod` takes the remainder of `last`, the
+        // last factor alone, as isl does: `2i mod 3` and `2*i mod 3` are `2*(i mod 3)`.
+        let (mut before, mut last) = self.factor()?;
         loop {
             match self.peek() {
                 Tok::Star => {
                     self.bump();
                     let at = self.offset();
-                    let factor = self.unary()?;
+                    let acc = before.mul(&last);
+                    let (factor_before, factor_last) = self.factor()?;
+                    let factor = factor_before.mul(&factor_last);
                     // The product has at most |acc| * |factor| terms of at most the summed
                     // coefficient sizes: refuse before allocating what cannot fit.
                     let size = (acc.num.len() as u64)
@@ -422,12 +427,14 @@ impl<'a> Parser<'a> {
                             format!("this product has coefficients of more than {MAX_COEFFICIENT_BITS} bits"),
                         ));
                     }
-                    acc = acc.mul(&factor);
+                    before = acc.mul(&factor_before);
+                    last = factor_last;
                 }
-                Tok::Slash if self.quotients > 0 => return Ok(acc),
+                Tok::Slash if self.quotients > 0 => return Ok(before.mul(&last)),
                 Tok::Slash if self.extended => {
                     self.bump();
-                    acc = self.fraction(acc)?;
+                    last = self.fraction(before.mul(&last))?;
+                    before = Ratio::whole(Poly::one());
                 }
                 Tok::Slash => return Err(self.err(
                     "division is allowed only as integer division: floor(e/d), ceil(e/d) or [e/d]",
@@ -435,14 +442,14 @@ impl<'a> Parser<'a> {
                 Tok::Percent => {
                     let at = self.offset();
                     self.bump();
-                    acc = self.remainder(acc, at)?;
+                    last = self.remainder(last, at)?;
                 }
                 Tok::Ident(w) if w == "mod" && self.divisions.is_some() => {
                     let at = self.offset();
                     self.bump();
-                    acc = self.remainder(acc, at)?;
+                    last = self.remainder(last, at)?;
                 }
-                _ => return Ok(acc),
+                _ => return Ok(before.mul(&last)),
             }
         }
     }
@@ -474,33 +481,41 @@ impl<'a> Parser<'a> {
         Ok(acc.div_int(&d))
     }
 
-    fn unary(&mut self) -> Result<Ratio, ParseError> {
+    /// A factor of a product (`unary` of the grammar) as `(coefficient, last)`, whose
+    /// product is its value: a sign and the numbers written before a variable or a
+    /// parenthesis (`-2i`, `3(x+1)`) go to the coefficient, so that a `mod` after it takes
+    /// the remainder of `last` only, as isl reads `-2i mod 3` (`-2*(i mod 3)`).
+    fn factor(&mut self) -> Result<(Ratio, Ratio), ParseError> {
         match self.peek() {
             Tok::Minus => {
                 self.bump();
-                Ok(self.unary()?.neg())
+                let (coefficient, last) = self.factor()?;
+                Ok((coefficient.neg(), last))
             }
             Tok::Plus => {
                 self.bump();
-                self.unary()
+                self.factor()
             }
-            _ => self.power(),
+            _ => self.power_factor(),
         }
     }
 
-    fn power(&mut self) -> Result<Ratio, ParseError> {
+    /// `power` of the grammar as `(coefficient, last)` (see [`Parser::factor`]).
+    fn power_factor(&mut self) -> Result<(Ratio, Ratio), ParseError> {
+        let one = Ratio::whole(Poly::one());
         let (base, was_number) = self.atom()?;
-        let base = if was_number {
-            // `2x`, `2(x+1)`, `3x^2`: a number followed by a variable or a parenthesis.
-            match self.peek() {
-                Tok::Ident(w) if w == "mod" && self.divisions.is_some() => base,
-                Tok::Ident(_) | Tok::LParen => base.mul(&self.power()?),
-                _ => self.exponent(base)?,
+        if !was_number {
+            return Ok((one, self.exponent(base)?));
+        }
+        // `2x`, `2(x+1)`, `3x^2`: a number followed by a variable or a parenthesis.
+        match self.peek() {
+            Tok::Ident(w) if w == "mod" && self.divisions.is_some() => Ok((one, base)),
+            Tok::Ident(_) | Tok::LParen => {
+                let (coefficient, last) = self.power_factor()?;
+                Ok((base.mul(&coefficient), last))
             }
-        } else {
-            self.exponent(base)?
-        };
-        Ok(base)
+            _ => Ok((one, self.exponent(base)?)),
+        }
     }
 
     fn exponent(&mut self, base: Ratio) -> Result<Ratio, ParseError> {
@@ -940,119 +955,4 @@ fn ratio_bits(r: &Ratio) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(s: &str) -> Result<String, ParseError> {
-        let mut v = Vars::new();
-        Poly::parse(s, &mut v).map(|p| p.to_text(&v))
-    }
-
-    #[test]
-    fn implicit_multiplication_and_powers() {
-        assert_eq!(parse("2x").unwrap(), "2*x");
-        assert_eq!(parse("2(x+1)").unwrap(), "2*x + 2");
-        assert_eq!(parse("3x^2").unwrap(), "3*x^2");
-        assert_eq!(parse("-x^2").unwrap(), "-x^2");
-        assert_eq!(parse("2^10").unwrap(), "1024");
-        assert_eq!(parse("x - y - 1").unwrap(), "-y + x - 1");
-    }
-
-    #[test]
-    fn errors_name_the_column() {
-        for (src, col) in [
-            ("x +", 4),
-            ("x / 2", 3),
-            ("1.5x", 2),
-            ("x^-1", 3),
-            ("x^y", 3),
-            ("(x", 3),
-            ("x)", 2),
-            ("x $ y", 3),
-            ("", 1),
-            ("x^99999999999", 3),
-            ("x y", 3),
-            ("x**2", 2),
-        ] {
-            let e = parse(src).unwrap_err();
-            assert_eq!(e.column, col, "{src}: {e}");
-        }
-    }
-
-    #[test]
-    fn big_coefficients_are_exact() {
-        assert_eq!(
-            parse("123456789012345678901234567890*x").unwrap(),
-            "123456789012345678901234567890*x"
-        );
-    }
-}
-
-#[cfg(test)]
-mod division_tests {
-    use super::*;
-
-    /// Records each floor and stands a new variable for it.
-    struct Record(Vec<(String, Int)>, usize);
-    impl Divisions for Record {
-        fn floor(&mut self, e: &Poly, d: &Int) -> Result<Poly, String> {
-            let vars = Vars::from_names(["i", "j", "q0", "q1", "q2"]);
-            self.0.push((e.to_text(&vars), d.clone()));
-            self.1 += 1;
-            Ok(Poly::var(1 + self.1))
-        }
-    }
-
-    /// The polynomial's text, each floor's numerator text and divisor, and the end.
-    type Read = (String, Vec<(String, Int)>, usize);
-
-    fn read(src: &str) -> Result<Read, ParseError> {
-        let mut vars = Vars::from_names(["i", "j", "q0", "q1", "q2"]);
-        let mut r = Record(Vec::new(), 0);
-        let (p, end) = Poly::parse_prefix_with(src, 0, &mut vars, &[], &mut r)?;
-        Ok((p.to_text(&vars), r.0, end))
-    }
-
-    #[test]
-    fn isl_division_forms() {
-        let (p, divs, _) = read("floor((i + j)/4) + [i/2]").unwrap();
-        assert_eq!(p, "q1 + q0");
-        assert_eq!(divs[0], ("j + i".to_string(), Int::from(4)));
-        assert_eq!(divs[1], ("i".to_string(), Int::from(2)));
-        // ceil(e/d) = floor((e + d - 1)/d); mod binds like '*'.
-        let (p, divs, _) = read("ceil(i/3)").unwrap();
-        assert_eq!((p.as_str(), divs[0].0.as_str()), ("q0", "i + 2"));
-        let (p, _, end) = read("j + i % 3 <= 2").unwrap();
-        assert_eq!(p, "-3*q0 + j + i");
-        assert_eq!(end, 10);
-        let (p, _, _) = read("2*i mod (3)").unwrap();
-        assert_eq!(p, "-3*q0 + 2*i");
-    }
-
-    #[test]
-    fn bad_divisions_name_the_column() {
-        let e = read("floor(i/0)").unwrap_err();
-        assert_eq!(e.column, 9);
-        assert!(e.message.contains("positive integer constant"), "{e}");
-        assert_eq!(read("i mod j").unwrap_err().column, 7);
-        let mut vars = Vars::from_names(["i"]);
-        struct Refuse;
-        impl Divisions for Refuse {
-            fn floor(&mut self, _: &Poly, _: &Int) -> Result<Poly, String> {
-                Err("no".into())
-            }
-        }
-        // A refused remainder is reported at its operator.
-        let e = Poly::parse_prefix_with("i % 2", 0, &mut vars, &[], &mut Refuse).unwrap_err();
-        assert_eq!(e.column, 3);
-        assert_eq!(read("floor(i/2").unwrap_err().column, 10);
-        assert_eq!(read("floor(i/0)").unwrap_err().column, 9);
-        // A slash outside floor, ceil and [...] is no division of polynomials.
-        let e = read("i/2 + floor(i/2)").unwrap_err();
-        assert_eq!(e.column, 2);
-        assert!(e.message.contains("integer division"), "{e}");
-        // Without the embedding, division stays an error.
-        let mut vars = Vars::from_names(["i"]);
-        assert!(Poly::parse_prefix("i/2", 0, &mut vars, &[]).is_err());
-    }
-}
+mod tests;
