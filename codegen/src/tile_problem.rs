@@ -22,6 +22,10 @@ pub struct Tiling {
     pub order: TileOrder,
     /// Separate full tiles (point loops of constant shape) from partial ones.
     pub separate_full: bool,
+    /// Put the parametric sizes before the original parameters in the variable order
+    /// ([`tiling::Tiled::sizes_first`]): what `polyscan cad` decomposes, since the CAD of
+    /// the tiled system is several times smaller that way; `gen` keeps the file's order.
+    pub sizes_first: bool,
 }
 
 impl Tiling {
@@ -32,6 +36,7 @@ impl Tiling {
             shape: None,
             order: TileOrder::TilesOutside,
             separate_full: true,
+            sizes_first: false,
         }
     }
 }
@@ -92,6 +97,7 @@ pub fn tile_problem(problem: &Problem, how: &Tiling) -> Result<TiledProblem, Str
         .collect();
     let t = tile(&problem.params, &domains, &problem.context, &spec, order)
         .map_err(|e| e.to_string())?;
+    let t = if how.sizes_first { t.sizes_first() } else { t };
     let statements = problem
         .statements
         .iter()

@@ -16,8 +16,9 @@ pub struct CadArgs {
     pub file: PathBuf,
     #[command(flatten)]
     pub limits: super::gen::Limits,
-    /// Decompose the tiled system (as `polyscan gen --engine cad` with these flags), with
-    /// the tiling's overapproximation (Algorithm 4) as pruning formulas.
+    /// Decompose the tiled system (as `polyscan gen --engine cad` with these flags, but
+    /// with the tile sizes as the outermost variables), with the tiling's
+    /// overapproximation (Algorithm 4) as pruning formulas.
     #[command(flatten)]
     pub tiling: super::tile::TileFlags,
     /// Iterator order, outermost first, or `brown` for Brown's heuristic.
@@ -87,7 +88,12 @@ pub fn run(args: CadArgs) -> Result<(), Diagnostic> {
         order: args.order.clone(),
         context: None,
         convex: false,
-        tiling: args.tiling.clone(),
+        // The tiled system with the sizes as the outermost parameters: several times
+        // fewer cells on the seed's tilings than the file's order (BENCHMARKS.md, issue 23).
+        tiling: super::tile::TileFlags {
+            sizes_first: true,
+            ..args.tiling.clone()
+        },
         engine: super::gen::Engine::Cad,
         separate: true,
     };

@@ -38,6 +38,10 @@ pub struct TileFlags {
     /// Do not separate full tiles (point loops of constant shape) from partial ones.
     #[arg(long, requires = "tile_sizes")]
     pub no_separate: bool,
+    /// Sizes before the original parameters in the variable order (set by `polyscan cad`,
+    /// see [`Tiling::sizes_first`]); not a flag.
+    #[arg(skip)]
+    pub sizes_first: bool,
 }
 
 impl TileFlags {
@@ -51,6 +55,7 @@ impl TileFlags {
                 TileOrderArg::Interleaved => TileOrder::Interleaved,
             },
             separate_full: !self.no_separate,
+            sizes_first: self.sizes_first,
         })
     }
 

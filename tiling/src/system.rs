@@ -209,6 +209,47 @@ pub fn tile(
     })
 }
 
+impl Tiled {
+    /// The same system with the parametric tile sizes moved before the original
+    /// parameters in the variable order (loops stay last, in their order). For the CAD of
+    /// the tiled system: the original parameters, which the domain's constraints mix with
+    /// the tile coordinates, are then projected onto last, and on the seed's tiled systems
+    /// the decomposition has several times fewer cells (QEPCAD B's best order too).
+    pub fn sizes_first(self) -> Tiled {
+        let ns = self.sizes.iter().filter(|s| !s.is_constant()).count();
+        let np = self.params.len() - ns;
+        if np == 0 || ns == 0 {
+            return self;
+        }
+        // map[old variable] = new variable: sizes np..np+ns go to 0..ns, the original
+        // parameters 0..np to ns..ns+np; loops keep their index.
+        let map: Vec<usize> = (0..self.vars.len())
+            .map(|v| match v {
+                v if v < np => v + ns,
+                v if v < np + ns => v - np,
+                v => v,
+            })
+            .collect();
+        let polys = |ps: Vec<Poly>| -> Vec<Poly> { ps.iter().map(|p| p.rename(&map)).collect() };
+        let mut params = self.params;
+        params.rotate_left(np);
+        let mut names = params.clone();
+        names.extend(self.loops.iter().cloned());
+        Tiled {
+            params,
+            vars: Vars::from_names(names),
+            domains: self.domains.iter().map(|d| d.rename(&map)).collect(),
+            calls: polys(self.calls),
+            context: self.context.rename(&map),
+            tile_constraints: polys(self.tile_constraints),
+            overapprox: self.overapprox.iter().map(|f| f.rename(&map)).collect(),
+            full_tile: self.full_tile.map(polys),
+            sizes: polys(self.sizes),
+            ..self
+        }
+    }
+}
+
 fn ge(p: Poly) -> Formula {
     Formula::Atom(Atom {
         poly: p,

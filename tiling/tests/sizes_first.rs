@@ -1,0 +1,92 @@
+//! [`tiling::Tiled::sizes_first`] only renames variables: every formula of the reordered
+//! system holds at a point exactly where the original one holds at the same point with
+//! its parameters in the original order (direct evaluation over a box of integer points).
+
+use cad::formula::Formula;
+use polys::{Int, Vars};
+use tiling::{tile, TileOrder, TileSpec};
+
+/// Every integer point of `[-r, r]^n`.
+fn box_points(n: usize, r: i64) -> Vec<Vec<i64>> {
+    let mut out = vec![Vec::new()];
+    for _ in 0..n {
+        out = out
+            .into_iter()
+            .flat_map(|p| {
+                (-r..=r).map(move |x| {
+                    let mut q = p.clone();
+                    q.push(x);
+                    q
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+fn check(params: &[&str], domain: &str, shape: Option<&str>, order: TileOrder) {
+    let np = params.len();
+    let mut names: Vec<&str> = params.to_vec();
+    names.extend(["x", "y"]);
+    let vars = Vars::from_names(names);
+    let parts: Vec<&str> = domain.split(" and ").collect();
+    let d = Formula::conjunction(&vars, &parts).unwrap();
+    let spec = TileSpec::parse(shape, "w,h").unwrap();
+    let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
+    let orig = tile(&params, &[d], &Formula::True, &spec, order).unwrap();
+    let moved = orig.clone().sizes_first();
+    assert_eq!(moved.params[..2], ["w".to_string(), "h".to_string()]);
+    assert_eq!(moved.params[2..], params[..]);
+    let formulas = |t: &tiling::Tiled| -> Vec<Formula> {
+        let mut f = t.domains.clone();
+        f.push(t.context.clone());
+        f.extend(t.overapprox.iter().cloned());
+        f
+    };
+    let (fo, fm) = (formulas(&orig), formulas(&moved));
+    assert_eq!(fo.len(), fm.len());
+    let n = orig.vars.len();
+    let mut differing = 0;
+    let mut holding = 0;
+    for p in box_points(n, 2) {
+        let point: Vec<Int> = p.iter().map(|&v| Int::from(v)).collect();
+        // Original order: params, w, h, loops; moved: w, h, params, loops.
+        let mut permuted = point[np..np + 2].to_vec();
+        permuted.extend_from_slice(&point[..np]);
+        permuted.extend_from_slice(&point[np + 2..]);
+        for (a, b) in fo.iter().zip(&fm) {
+            let (x, y) = (a.eval_int(&point), b.eval_int(&permuted));
+            differing += usize::from(x != y);
+            holding += usize::from(x);
+        }
+    }
+    assert_eq!(differing, 0);
+    // The box is not trivially outside every formula.
+    assert!(holding > 0);
+}
+
+#[test]
+fn rectangles_of_a_triangle() {
+    check(
+        &["p"],
+        "x >= 0 and y >= 0 and p - x - y >= 0",
+        None,
+        TileOrder::TilesOutside,
+    );
+    check(
+        &["p"],
+        "x >= 0 and y >= 0 and p - x - y >= 0",
+        None,
+        TileOrder::Interleaved,
+    );
+}
+
+#[test]
+fn parallelograms_with_two_parameters() {
+    check(
+        &["n", "m"],
+        "x >= 0 and y >= 0 and n - x >= 0 and m - y >= 0",
+        Some("[[1,-1],[0,1]]"),
+        TileOrder::TilesOutside,
+    );
+}
