@@ -26,6 +26,7 @@ fn tiling(path: &Path, sizes: Option<&str>, order: TileOrder) -> Option<Tiling> 
         order,
         separate_full: true,
         sizes_first: false,
+        loop_order: None,
     })
 }
 

@@ -26,6 +26,9 @@ pub struct Tiling {
     /// ([`tiling::Tiled::sizes_first`]): what `polyscan cad` decomposes, since the CAD of
     /// the tiled system is several times smaller that way; `gen` keeps the file's order.
     pub sizes_first: bool,
+    /// The tiled loops in this order, outermost first ([`tiling::Tiled::with_loop_order`]):
+    /// `polyscan cad --order` on a tiled system; `None`: as `order` places them.
+    pub loop_order: Option<Vec<String>>,
 }
 
 impl Tiling {
@@ -37,6 +40,7 @@ impl Tiling {
             order: TileOrder::TilesOutside,
             separate_full: true,
             sizes_first: false,
+            loop_order: None,
         }
     }
 }
@@ -98,6 +102,10 @@ pub fn tile_problem(problem: &Problem, how: &Tiling) -> Result<TiledProblem, Str
     let t = tile(&problem.params, &domains, &problem.context, &spec, order)
         .map_err(|e| e.to_string())?;
     let t = if how.sizes_first { t.sizes_first() } else { t };
+    let t = match &how.loop_order {
+        Some(names) => t.with_loop_order(names)?,
+        None => t,
+    };
     let statements = problem
         .statements
         .iter()
@@ -116,7 +124,9 @@ pub fn tile_problem(problem: &Problem, how: &Tiling) -> Result<TiledProblem, Str
         context: t.context.clone(),
         schedule: None,
     };
-    let separation = match (&t.full_tile, order, how.separate_full) {
+    // Separation and clamping assume the loops in `order`'s places.
+    let placed = how.loop_order.is_none();
+    let separation = match (&t.full_tile, order, how.separate_full && placed) {
         (Some(full), TileOrder::TilesOutside, true) => Some(Separation {
             tile_levels: n,
             full: full.clone(),
@@ -124,7 +134,7 @@ pub fn tile_problem(problem: &Problem, how: &Tiling) -> Result<TiledProblem, Str
         }),
         _ => None,
     };
-    let clamp = (order == TileOrder::TilesOutside).then(|| ClampTiling {
+    let clamp = (order == TileOrder::TilesOutside && placed).then(|| ClampTiling {
         original: problem.clone(),
         size_params: spec.size_params(),
         sizes: t.sizes.clone(),

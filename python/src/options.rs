@@ -77,6 +77,7 @@ impl Choices {
             },
             separate_full: !self.no_full_tiles,
             sizes_first: false,
+            loop_order: None,
         })
     }
 

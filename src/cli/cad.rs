@@ -21,7 +21,9 @@ pub struct CadArgs {
     /// overapproximation (Algorithm 4) as pruning formulas.
     #[command(flatten)]
     pub tiling: super::tile::TileFlags,
-    /// Iterator order, outermost first, or `brown` for Brown's heuristic.
+    /// Iterator order, outermost first, or `brown` for Brown's heuristic; with tile flags,
+    /// the order of the tiled loops (e.g. `t2,o2,t1,o1`, far fewer cells on parallelogram
+    /// tilings).
     #[arg(long, value_delimiter = ',')]
     pub order: Option<Vec<String>>,
     /// Print JSON instead of text.
@@ -84,14 +86,17 @@ fn cell_text(c: &Cell, levels: &[Vec<polys::Poly>], vars: &Vars, depth: usize, o
 }
 
 pub fn run(args: CadArgs) -> Result<(), Diagnostic> {
+    // On a tiled system `--order` names the tiled loops (`t2,o2,t1,o1`).
+    let tiled = args.tiling.tile_sizes.is_some();
     let choices = super::gen::Choices {
-        order: args.order.clone(),
+        order: args.order.clone().filter(|_| !tiled),
         context: None,
         convex: false,
         // The tiled system with the sizes as the outermost parameters: several times
         // fewer cells on the seed's tilings than the file's order (BENCHMARKS.md, issue 23).
         tiling: super::tile::TileFlags {
             sizes_first: true,
+            loop_order: args.order.clone().filter(|_| tiled),
             ..args.tiling.clone()
         },
         engine: super::gen::Engine::Cad,

@@ -42,6 +42,9 @@ pub struct TileFlags {
     /// see [`Tiling::sizes_first`]); not a flag.
     #[arg(skip)]
     pub sizes_first: bool,
+    /// The tiled loops' order (set by `polyscan cad --order`); not a flag.
+    #[arg(skip)]
+    pub loop_order: Option<Vec<String>>,
 }
 
 impl TileFlags {
@@ -56,6 +59,7 @@ impl TileFlags {
             },
             separate_full: !self.no_separate,
             sizes_first: self.sizes_first,
+            loop_order: self.loop_order.clone(),
         })
     }
 

@@ -210,6 +210,51 @@ pub fn tile(
 }
 
 impl Tiled {
+    /// The same system with its loops in the order `names` (outermost first; a
+    /// permutation of [`Tiled::loops`]), for the CAD of the tiled system: on the seed's
+    /// parallelogram tilings the order `t2, o2, t1, o1` (the dimension whose row of `K`
+    /// has fewer tile coordinates first) has a fraction of the cells of any other.
+    /// `tile_levels` becomes 0 unless the tile loops still come first in their order.
+    pub fn with_loop_order(self, names: &[String]) -> Result<Tiled, String> {
+        let nparams = self.params.len();
+        let mut sorted = names.to_vec();
+        sorted.sort();
+        let mut have = self.loops.clone();
+        have.sort();
+        if sorted != have {
+            return Err(format!(
+                "the loop order must name each of the tiled loops {} once",
+                self.loops.join(", ")
+            ));
+        }
+        // map[old variable] = new variable.
+        let mut map: Vec<usize> = (0..self.vars.len()).collect();
+        for (i, old) in self.loops.iter().enumerate() {
+            let at = names.iter().position(|n| n == old).unwrap_or(i);
+            map[nparams + i] = nparams + at;
+        }
+        let polys = |ps: Vec<Poly>| -> Vec<Poly> { ps.iter().map(|p| p.rename(&map)).collect() };
+        let t_var: Vec<usize> = self.t_var.iter().map(|&v| map[v]).collect();
+        let o_var: Vec<usize> = self.o_var.iter().map(|&v| map[v]).collect();
+        let n = t_var.len();
+        let tiles_outside = t_var.iter().all(|&v| v < nparams + n);
+        let mut names_all = self.params.clone();
+        names_all.extend(names.iter().cloned());
+        Ok(Tiled {
+            loops: names.to_vec(),
+            vars: Vars::from_names(names_all),
+            domains: self.domains.iter().map(|d| d.rename(&map)).collect(),
+            calls: polys(self.calls),
+            tile_constraints: polys(self.tile_constraints),
+            overapprox: self.overapprox.iter().map(|f| f.rename(&map)).collect(),
+            full_tile: self.full_tile.map(polys),
+            tile_levels: if tiles_outside { self.tile_levels } else { 0 },
+            t_var,
+            o_var,
+            ..self
+        })
+    }
+
     /// The same system with the parametric tile sizes moved before the original
     /// parameters in the variable order (loops stay last, in their order). For the CAD of
     /// the tiled system: the original parameters, which the domain's constraints mix with

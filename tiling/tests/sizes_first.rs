@@ -1,6 +1,7 @@
-//! [`tiling::Tiled::sizes_first`] only renames variables: every formula of the reordered
-//! system holds at a point exactly where the original one holds at the same point with
-//! its parameters in the original order (direct evaluation over a box of integer points).
+//! [`tiling::Tiled::sizes_first`] and [`tiling::Tiled::with_loop_order`] only rename
+//! variables: every formula of the reordered system holds at a point exactly where the
+//! original one holds at the same point with its coordinates in the original order
+//! (direct evaluation over a box of integer points).
 
 use cad::formula::Formula;
 use polys::{Int, Vars};
@@ -34,9 +35,16 @@ fn check(params: &[&str], domain: &str, shape: Option<&str>, order: TileOrder) {
     let spec = TileSpec::parse(shape, "w,h").unwrap();
     let params: Vec<String> = params.iter().map(|s| s.to_string()).collect();
     let orig = tile(&params, &[d], &Formula::True, &spec, order).unwrap();
-    let moved = orig.clone().sizes_first();
+    // Sizes first, and the loops reversed: t1 t2 o1 o2 -> o2 o1 t2 t1 (or interleaved's).
+    let reversed: Vec<String> = orig.loops.iter().rev().cloned().collect();
+    let moved = orig
+        .clone()
+        .sizes_first()
+        .with_loop_order(&reversed)
+        .unwrap();
     assert_eq!(moved.params[..2], ["w".to_string(), "h".to_string()]);
     assert_eq!(moved.params[2..], params[..]);
+    assert!(orig.clone().with_loop_order(&reversed[1..]).is_err());
     let formulas = |t: &tiling::Tiled| -> Vec<Formula> {
         let mut f = t.domains.clone();
         f.push(t.context.clone());
@@ -53,7 +61,7 @@ fn check(params: &[&str], domain: &str, shape: Option<&str>, order: TileOrder) {
         // Original order: params, w, h, loops; moved: w, h, params, loops.
         let mut permuted = point[np..np + 2].to_vec();
         permuted.extend_from_slice(&point[..np]);
-        permuted.extend_from_slice(&point[np + 2..]);
+        permuted.extend(point[np + 2..].iter().rev().cloned());
         for (a, b) in fo.iter().zip(&fm) {
             let (x, y) = (a.eval_int(&point), b.eval_int(&permuted));
             differing += usize::from(x != y);
