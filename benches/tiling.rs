@@ -25,7 +25,7 @@ fn tiling(path: &Path, sizes: Option<&str>, order: TileOrder) -> Option<Tiling> 
             .or_else(|| header("# tile-sizes:"))?,
         order,
         separate_full: true,
-        sizes_first: false,
+        cad_order: false,
         loop_order: None,
     })
 }

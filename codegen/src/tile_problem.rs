@@ -22,10 +22,12 @@ pub struct Tiling {
     pub order: TileOrder,
     /// Separate full tiles (point loops of constant shape) from partial ones.
     pub separate_full: bool,
-    /// Put the parametric sizes before the original parameters in the variable order
-    /// ([`tiling::Tiled::sizes_first`]): what `polyscan cad` decomposes, since the CAD of
-    /// the tiled system is several times smaller that way; `gen` keeps the file's order.
-    pub sizes_first: bool,
+    /// The variable order for the CAD of the tiled system (what `polyscan cad`
+    /// decomposes; `gen` keeps the file's order): the parametric sizes before the original
+    /// parameters ([`tiling::Tiled::sizes_first`]) and, unless `loop_order` says otherwise,
+    /// the loops in [`tiling::Tiled::cad_loop_order`]. Each makes the seed's tiled systems
+    /// decompose in several times fewer cells (BENCHMARKS.md, issue 23).
+    pub cad_order: bool,
     /// The tiled loops in this order, outermost first ([`tiling::Tiled::with_loop_order`]):
     /// `polyscan cad --order` on a tiled system; `None`: as `order` places them.
     pub loop_order: Option<Vec<String>>,
@@ -39,7 +41,7 @@ impl Tiling {
             shape: None,
             order: TileOrder::TilesOutside,
             separate_full: true,
-            sizes_first: false,
+            cad_order: false,
             loop_order: None,
         }
     }
@@ -101,8 +103,13 @@ pub fn tile_problem(problem: &Problem, how: &Tiling) -> Result<TiledProblem, Str
         .collect();
     let t = tile(&problem.params, &domains, &problem.context, &spec, order)
         .map_err(|e| e.to_string())?;
-    let t = if how.sizes_first { t.sizes_first() } else { t };
-    let t = match &how.loop_order {
+    let t = if how.cad_order { t.sizes_first() } else { t };
+    let loop_order = match &how.loop_order {
+        Some(names) => Some(names.clone()),
+        None if how.cad_order => Some(t.cad_loop_order()),
+        None => None,
+    };
+    let t = match &loop_order {
         Some(names) => t.with_loop_order(names)?,
         None => t,
     };
@@ -125,7 +132,7 @@ pub fn tile_problem(problem: &Problem, how: &Tiling) -> Result<TiledProblem, Str
         schedule: None,
     };
     // Separation and clamping assume the loops in `order`'s places.
-    let placed = how.loop_order.is_none();
+    let placed = loop_order.is_none();
     let separation = match (&t.full_tile, order, how.separate_full && placed) {
         (Some(full), TileOrder::TilesOutside, true) => Some(Separation {
             tile_levels: n,

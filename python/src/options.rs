@@ -76,7 +76,7 @@ impl Choices {
                 TileOrder::TilesOutside
             },
             separate_full: !self.no_full_tiles,
-            sizes_first: false,
+            cad_order: false,
             loop_order: None,
         })
     }

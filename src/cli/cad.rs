@@ -22,8 +22,10 @@ pub struct CadArgs {
     #[command(flatten)]
     pub tiling: super::tile::TileFlags,
     /// Iterator order, outermost first, or `brown` for Brown's heuristic; with tile flags,
-    /// the order of the tiled loops (e.g. `t2,o2,t1,o1`, far fewer cells on parallelogram
-    /// tilings).
+    /// the order of the tiled loops (default: each dimension's tile loop with its point
+    /// loop inside it, the dimension with the fewest tile coordinates outermost, e.g.
+    /// `t2,o2,t1,o1` for `[[1,1],[0,1]]`: far fewer cells than the loops as `--tile-order`
+    /// places them, which `cad` does not follow).
     #[arg(long, value_delimiter = ',')]
     pub order: Option<Vec<String>>,
     /// Print JSON instead of text.
@@ -92,10 +94,11 @@ pub fn run(args: CadArgs) -> Result<(), Diagnostic> {
         order: args.order.clone().filter(|_| !tiled),
         context: None,
         convex: false,
-        // The tiled system with the sizes as the outermost parameters: several times
-        // fewer cells on the seed's tilings than the file's order (BENCHMARKS.md, issue 23).
+        // The tiled system with the sizes as the outermost parameters and the loops in
+        // `Tiled::cad_loop_order` (or `--order`): several times fewer cells on the seed's
+        // tilings than the file's order and the placed loops (BENCHMARKS.md, issue 23).
         tiling: super::tile::TileFlags {
-            sizes_first: true,
+            cad_order: true,
             loop_order: args.order.clone().filter(|_| tiled),
             ..args.tiling.clone()
         },

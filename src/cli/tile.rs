@@ -38,10 +38,10 @@ pub struct TileFlags {
     /// Do not separate full tiles (point loops of constant shape) from partial ones.
     #[arg(long, requires = "tile_sizes")]
     pub no_separate: bool,
-    /// Sizes before the original parameters in the variable order (set by `polyscan cad`,
-    /// see [`Tiling::sizes_first`]); not a flag.
+    /// The variable order for the CAD (set by `polyscan cad`, see
+    /// [`Tiling::cad_order`]); not a flag.
     #[arg(skip)]
-    pub sizes_first: bool,
+    pub cad_order: bool,
     /// The tiled loops' order (set by `polyscan cad --order`); not a flag.
     #[arg(skip)]
     pub loop_order: Option<Vec<String>>,
@@ -58,7 +58,7 @@ impl TileFlags {
                 TileOrderArg::Interleaved => TileOrder::Interleaved,
             },
             separate_full: !self.no_separate,
-            sizes_first: self.sizes_first,
+            cad_order: self.cad_order,
             loop_order: self.loop_order.clone(),
         })
     }

@@ -210,6 +210,28 @@ pub fn tile(
 }
 
 impl Tiled {
+    /// The loop order for the CAD of the tiled system: each dimension's tile loop with
+    /// its point loop right inside it (`t_k, o_k`), the dimension with the fewest tile
+    /// coordinates in its original coordinate (`x_k = (K diag(s) t)_k + o_k`, so the
+    /// fewest non-zeros in row `k` of `K`) outermost, the later dimension first among
+    /// equals. On the seed's four tilings this is `t2, o2, t1, o1`, with which each
+    /// decomposes in a fraction of the cells of the placed orders (BENCHMARKS.md, "the
+    /// tiled seed systems", issue 23).
+    pub fn cad_loop_order(&self) -> Vec<String> {
+        let names = self.vars.names();
+        let mut dims: Vec<usize> = (0..self.t_var.len()).collect();
+        let tiles_in = |k: usize| {
+            self.t_var
+                .iter()
+                .filter(|&&t| self.calls[k].has_var(t))
+                .count()
+        };
+        dims.sort_by_key(|&k| (tiles_in(k), std::cmp::Reverse(k)));
+        dims.iter()
+            .flat_map(|&k| [names[self.t_var[k]].clone(), names[self.o_var[k]].clone()])
+            .collect()
+    }
+
     /// The same system with its loops in the order `names` (outermost first; a
     /// permutation of [`Tiled::loops`]), for the CAD of the tiled system: on the seed's
     /// parallelogram tilings the order `t2, o2, t1, o1` (the dimension whose row of `K`

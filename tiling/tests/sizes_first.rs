@@ -98,3 +98,54 @@ fn parallelograms_with_two_parameters() {
         TileOrder::TilesOutside,
     );
 }
+
+/// [`tiling::Tiled::cad_loop_order`]: tile and point loop of a dimension together, the
+/// dimension with the fewest tile coordinates in its original coordinate (non-zeros of
+/// its row of K) outermost, the later dimension first among equals.
+#[test]
+fn cad_loop_order_puts_the_dimension_with_fewer_tile_coordinates_outside() {
+    let order_of = |shape: Option<&str>, sizes: &str, iterators: &[&str], domain: &str| {
+        let mut names = vec!["n"];
+        names.extend(iterators);
+        let vars = Vars::from_names(names);
+        let parts: Vec<&str> = domain.split(" and ").collect();
+        let d = Formula::conjunction(&vars, &parts).unwrap();
+        let spec = TileSpec::parse(shape, sizes).unwrap();
+        let t = tile(
+            &["n".to_string()],
+            &[d],
+            &Formula::True,
+            &spec,
+            TileOrder::TilesOutside,
+        )
+        .unwrap();
+        let order = t.cad_loop_order();
+        // A permutation of the loops, which the system accepts.
+        assert!(t.clone().with_loop_order(&order).is_ok());
+        order.join(",")
+    };
+    let square = "0 <= x and x <= n and 0 <= y and y <= n";
+    assert_eq!(order_of(None, "w,h", &["x", "y"], square), "t2,o2,t1,o1");
+    assert_eq!(
+        order_of(Some("[[1,1],[0,1]]"), "w,h", &["x", "y"], square),
+        "t2,o2,t1,o1"
+    );
+    assert_eq!(
+        order_of(Some("[[1,0],[1,1]]"), "w,h", &["x", "y"], square),
+        "t1,o1,t2,o2"
+    );
+    assert_eq!(
+        order_of(Some("[[1,-1],[0,1]]"), "w,h", &["x", "y"], square),
+        "t2,o2,t1,o1"
+    );
+    let cube = "0 <= x and x <= n and 0 <= y and y <= n and 0 <= z and z <= n";
+    assert_eq!(
+        order_of(
+            Some("[[1,1,1],[0,1,0],[0,1,1]]"),
+            "a,b,c",
+            &["x", "y", "z"],
+            cube
+        ),
+        "t2,o2,t3,o3,t1,o1"
+    );
+}
