@@ -4,36 +4,9 @@
 //! parameter values on both sides of every case boundary. The pieces' texts in
 //! `isl_printed` are isl's own output for the plain sets (isl 0.25, `isl_union_set_to_str`).
 
+mod instances;
 use codegen::input::parse_problem;
-use codegen::{generate, GenOptions, Generated};
-use polys::Int;
-
-fn generated(text: &str) -> Generated {
-    let problem = parse_problem(text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    generate(&problem, &GenOptions::default(), &cad::LiftStats::default())
-        .unwrap_or_else(|e| panic!("{text}: {e}"))
-}
-
-fn instances(g: &Generated, n: i64) -> Vec<(String, Vec<Int>)> {
-    let mut p = vec![Int::from(n)];
-    p.truncate(g.nparams);
-    codegen::interp::instances(&g.nodes, &p, g.vars.len(), 100_000)
-        .expect("runs within the budget")
-        .into_iter()
-        .map(|(s, a)| (g.statements[s].0.clone(), a))
-        .collect()
-}
-
-fn same_instances(isl: &str, plain: &str) {
-    let (a, b) = (generated(isl), generated(plain));
-    let mut seen = 0;
-    for n in -3..=9 {
-        let (x, y) = (instances(&a, n), instances(&b, n));
-        assert_eq!(x, y, "n = {n}:\n  {isl}\n  {plain}");
-        seen += x.len();
-    }
-    assert!(seen > 0, "{isl}: no instances at all");
-}
+use instances::same_instances;
 
 #[test]
 fn values_in_the_tuple_pin_their_positions() {
