@@ -104,11 +104,10 @@ pub fn tile_problem(problem: &Problem, how: &Tiling) -> Result<TiledProblem, Str
     let t = tile(&problem.params, &domains, &problem.context, &spec, order)
         .map_err(|e| e.to_string())?;
     let t = if how.cad_order { t.sizes_first() } else { t };
-    let loop_order = match &how.loop_order {
-        Some(names) => Some(names.clone()),
-        None if how.cad_order => Some(t.cad_loop_order()),
-        None => None,
-    };
+    let loop_order = how
+        .loop_order
+        .clone()
+        .or_else(|| how.cad_order.then(|| t.cad_loop_order()));
     let t = match &loop_order {
         Some(names) => t.with_loop_order(names)?,
         None => t,

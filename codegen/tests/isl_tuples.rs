@@ -5,8 +5,7 @@
 //! `isl_printed` are isl's own output for the plain sets (isl 0.25, `isl_union_set_to_str`).
 
 mod instances;
-use codegen::input::parse_problem;
-use instances::same_instances;
+use instances::{refused_at, same_instances};
 
 #[test]
 fn values_in_the_tuple_pin_their_positions() {
@@ -69,9 +68,6 @@ fn ambiguous_or_unjoinable_tuples_are_refused_with_positions() {
         ),
         ("{ S[i, ] : i >= 0 }", 8, "expected an iterator name"),
     ] {
-        let e = parse_problem(src).expect_err(src);
-        let text = e.to_string();
-        assert!(text.contains(needle), "{src}: {text}");
-        assert!(text.contains(&format!("column {col}")), "{src}: {text}");
+        refused_at(src, col, needle);
     }
 }

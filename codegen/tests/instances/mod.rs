@@ -1,5 +1,6 @@
 //! Shared by the isl-syntax tests: two inputs run the same instance sequence (the exact
-//! interpreter over the generated tree) at every parameter value from -3 to 12.
+//! interpreter over the generated tree) at every parameter value from -3 to 12, and a
+//! malformed input is refused at its column.
 
 use codegen::input::parse_problem;
 use codegen::{generate, GenOptions, Generated};
@@ -32,4 +33,12 @@ pub fn same_instances(isl: &str, plain: &str) {
         seen += x.len();
     }
     assert!(seen > 0, "{isl}: no instances at all");
+}
+
+/// `src` is refused with a message containing `needle` at column `col`.
+pub fn refused_at(src: &str, col: usize, needle: &str) {
+    let e = parse_problem(src).expect_err(src);
+    let text = e.to_string();
+    assert!(text.contains(needle), "{src}: {text}");
+    assert!(text.contains(&format!("column {col}:")), "{src}: {text}");
 }
