@@ -11,6 +11,9 @@ pub struct Limits {
     pub max_cells: Option<u64>,
     /// Stop at this instant, with the time limit it came from (for the message).
     pub deadline: Option<(Instant, Duration)>,
+    /// Stop before projecting a level with a factor of higher total degree (a budget
+    /// of callers that have another way, e.g. codegen's guarded scan).
+    pub max_degree: Option<u64>,
 }
 
 impl Limits {
@@ -29,6 +32,7 @@ impl Limits {
         Limits {
             max_cells,
             deadline,
+            max_degree: None,
         }
     }
 
@@ -38,6 +42,30 @@ impl Limits {
             Some((at, limit)) if Instant::now() > at => Err(StopReason::TimeLimit(limit)),
             _ => Ok(()),
         }
+    }
+
+    /// `Err` if a factor of `basis` (one level's, before its projection) has a total
+    /// degree above `max_degree`, or if Bezout's bound on the total degree of the
+    /// resultants and discriminants its projection would compute (`deg f * deg g`,
+    /// `deg f * (deg f - 1)`) passes twice that: the bound is pessimistic (factors
+    /// split), but past it the resultants themselves are what takes minutes.
+    /// Level 0 (`projected` false) computes no resultants: only the degree counts there.
+    pub fn check_degree(&self, basis: &[polys::Poly], projected: bool) -> Result<(), StopReason> {
+        let Some(m) = self.max_degree else {
+            return Ok(());
+        };
+        let mut degrees: Vec<u64> = basis.iter().map(polys::Poly::total_degree).collect();
+        degrees.sort_unstable_by(|a, b| b.cmp(a));
+        let (d0, d1) = match degrees[..] {
+            [] => (0, 0),
+            [d] => (d, 0),
+            [d, e, ..] => (d, e),
+        };
+        let bezout = (d0 * d1).max(d0 * d0.saturating_sub(1));
+        if d0 > m || (projected && bezout > 2 * m) {
+            return Err(StopReason::DegreeLimit(m));
+        }
+        Ok(())
     }
 
     /// `Err` once more than `max_cells` cells were built.
@@ -58,4 +86,7 @@ pub enum StopReason {
     /// The time limit passed.
     #[error("time limit of {} s reached (--timeout)", .0.as_secs_f64())]
     TimeLimit(Duration),
+    /// A projection factor's total degree passed the limit.
+    #[error("a projection factor of total degree above {0}, or resultants above twice that by Bezout's bound")]
+    DegreeLimit(u64),
 }

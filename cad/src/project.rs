@@ -152,6 +152,7 @@ impl Projection {
             } else {
                 square_free_basis_until(&pending, &late).ok_or_else(timed_out)?
             };
+            limits.check_degree(&basis, k > 0)?;
             let mut lower = Vec::new();
             for b in basis {
                 match b.main_var() {
@@ -342,8 +343,8 @@ mod tests {
 
     fn limits_until(at: Instant) -> crate::Limits {
         crate::Limits {
-            max_cells: None,
             deadline: Some((at, std::time::Duration::ZERO)),
+            ..crate::Limits::none()
         }
     }
 

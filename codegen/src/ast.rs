@@ -1,5 +1,7 @@
-//! The loop AST: loops over iterators, guards on parameters, statement instances.
+//! The loop AST: loops over iterators, guards on parameters, tests of polynomial
+//! conditions, statement instances.
 
+use crate::cond::Cond;
 use crate::expr::Expr;
 use polys::{Coeff, Poly};
 
@@ -32,6 +34,14 @@ pub enum Node {
         /// Inclusive upper bound on `var`, or `None` for no upper bound.
         upper: Option<Expr>,
         /// The nodes executed when the guard holds.
+        body: Vec<Node>,
+    },
+    /// `if (cond) body`: constraints no loop bound enforces, as the input states them
+    /// (the guarded scan's polynomial constraints, see `guarded`).
+    Test {
+        /// The condition, over the enclosing loops' variables and the parameters.
+        cond: Cond,
+        /// The nodes executed when the condition holds.
         body: Vec<Node>,
     },
     /// An instance of statement `stmt`; `args` are its iterator values, in the
@@ -72,6 +82,10 @@ impl Node {
                 var,
                 lower,
                 upper,
+                body: f(body),
+            },
+            Node::Test { cond, body } => Node::Test {
+                cond,
                 body: f(body),
             },
             s @ Node::Stmt { .. } => s,
@@ -145,6 +159,10 @@ impl Node {
                     Some(e) => Some(expr(e)?),
                     None => None,
                 },
+                body: body(b)?,
+            },
+            Node::Test { cond, body: b } => Node::Test {
+                cond: cond.try_map(expr)?,
                 body: body(b)?,
             },
         })
@@ -242,6 +260,8 @@ pub struct Shape {
     pub loops: usize,
     /// Number of [`Node::Guard`]s.
     pub guards: usize,
+    /// Number of [`Node::Test`]s.
+    pub tests: usize,
     /// Number of [`Node::Stmt`]s (statement occurrences in the text, not instances
     /// executed).
     pub statements: usize,
@@ -259,6 +279,10 @@ pub fn shape(nodes: &[Node]) -> Shape {
                 }
                 Node::Guard { body, .. } => {
                     s.guards += 1;
+                    walk(body, s);
+                }
+                Node::Test { body, .. } => {
+                    s.tests += 1;
                     walk(body, s);
                 }
                 Node::Stmt { .. } => s.statements += 1,

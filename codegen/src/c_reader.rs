@@ -314,6 +314,10 @@ mod tests {
                     lower.iter().chain(upper).for_each(|e| check(e, count));
                     check_nodes(c, body, file, count);
                 }
+                Node::Test { cond, body } => {
+                    cond.exprs().into_iter().for_each(|e| check(e, count));
+                    check_nodes(c, body, file, count);
+                }
             }
         }
     }

@@ -210,5 +210,6 @@ pub fn substitute(g: Generated, divisions: &Divisions) -> Option<Generated> {
             .iter()
             .map(|t| t.iter().map(|p| p.rename(&map)).collect())
             .collect(),
+        guarded: g.guarded,
     })
 }

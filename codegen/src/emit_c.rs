@@ -245,6 +245,15 @@ impl<'e, 't> Printer<'e, 't> {
                 }
                 self.block(body, depth, out)?;
             }
+            Node::Test { cond, body } => {
+                out.push_str("if (");
+                let text = cond.text(&mut |e| {
+                    Ok::<_, CPrintError>(self.trees.tree(e)?.text(self.emitter.vars, Lang::C))
+                })?;
+                out.push_str(&text);
+                out.push(')');
+                self.block(body, depth, out)?;
+            }
             Node::Guard { .. } => unreachable!("printed by `guard`"),
         }
         Ok(())
@@ -669,6 +678,11 @@ impl CheckedC<'_, '_> {
                     }
                 }
                 out.push(&format!("{pad}if ({})", conds.join(" && ")));
+                self.block(body, depth, out)?;
+            }
+            Node::Test { cond, body } => {
+                let text = cond.text(&mut |e| self.expr(e, "condition", out))?;
+                out.push(&format!("{pad}if ({text})"));
                 self.block(body, depth, out)?;
             }
         }

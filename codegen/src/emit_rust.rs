@@ -140,6 +140,11 @@ fn node(c: &CEmitter, n: &Node, depth: usize, out: &mut String) -> Result<(), CP
             let _ = writeln!(out, "{pad}}}");
         }
         Node::Guard { .. } => guard(c, n, depth, out, Branch::Alone, false)?,
+        Node::Test { cond, body } => {
+            let _ = writeln!(out, "{pad}if {} {{", cond.text(&mut |e| expr(c, e))?);
+            list(c, body, depth + 1, out)?;
+            let _ = writeln!(out, "{pad}}}");
+        }
     }
     Ok(())
 }
@@ -415,6 +420,14 @@ fn checked_node(
                 }
             }
             out.push(&format!("{pad}if {} {{\n", conds.join(" && ")));
+            for b in body {
+                checked_node(c, b, depth + 1, out)?;
+            }
+            out.push(&format!("{pad}}}\n"));
+        }
+        Node::Test { cond, body } => {
+            let text = cond.text(&mut |e| checked_expr(c, e, "condition", out))?;
+            out.push(&format!("{pad}if {text} {{\n"));
             for b in body {
                 checked_node(c, b, depth + 1, out)?;
             }

@@ -4,6 +4,7 @@ use crate::ast::Node;
 use crate::error::GenError;
 use crate::expr::Expr;
 use crate::generated::Generated;
+pub use crate::guarded::Budget;
 use crate::input::Problem;
 use crate::linear::{LinearInput, Separation};
 use crate::lower::{Lowered, Lowering};
@@ -51,6 +52,10 @@ pub struct GenOptions {
     pub separate: bool,
     /// Where the decomposition and the lowering stop early.
     pub limits: cad::Limits,
+    /// With `linear`: where the CAD gives way to the guarded scan (affine constraints as
+    /// loops, polynomial ones as tests; see `guarded`), if that scan bounds every loop;
+    /// `None`: the CAD however long it takes.
+    pub budget: Option<Budget>,
 }
 
 impl Default for GenOptions {
@@ -68,6 +73,7 @@ impl Default for GenOptions {
             raw: false,
             separate: false,
             limits: cad::Limits::none(),
+            budget: Some(Budget::default()),
         }
     }
 }
@@ -237,6 +243,7 @@ pub fn generate(
         })
         .collect();
     // Loops by one of the scanners, or by the CAD; the rest of the output is shared.
+    let mut stopped = None;
     let (nodes, cad, pruning) = 'generated: {
         let tiled = calls.is_some();
         let affine = !tiled && is_affine(problem);
@@ -303,6 +310,33 @@ pub fn generate(
             let nodes = crate::simplify::inline_single_iterations(nodes);
             break 'generated (nodes, None, context);
         }
+        // The guarded scan, kept for when the CAD passes its budget.
+        let budget = opts
+            .budget
+            .filter(|_| opts.linear && !tiled && opts.pruning.is_empty() && opts.clamp.is_none());
+        let guarded = budget
+            .and_then(|_| crate::guarded::scan(&input))
+            .map(|nodes| (nodes, context.clone()));
+        let limits = match (budget, &guarded) {
+            (Some(b), Some(_)) => cad::Limits {
+                max_cells: Some(
+                    opts.limits
+                        .max_cells
+                        .map_or(b.max_cells, |m| m.min(b.max_cells)),
+                ),
+                max_degree: Some(b.max_degree),
+                ..opts.limits
+            },
+            _ => opts.limits,
+        };
+        // The budget's stop, not the caller's limit: the guarded scan takes over.
+        let over_budget = |e: &GenError| match (e.stop_reason(), budget) {
+            (Some(cad::StopReason::DegreeLimit(_)), Some(_)) => true,
+            (Some(cad::StopReason::CellLimit(m)), Some(b)) => {
+                m == b.max_cells && opts.limits.max_cells.is_none_or(|u| u > b.max_cells)
+            }
+            _ => false,
+        };
         // What the context promises about the parameters: guards that say no more are not
         // printed (outside the context nothing is promised).
         let promised = context_constraints(&context);
@@ -335,24 +369,41 @@ pub fn generate(
         let mut separators: Vec<Poly> = Vec::new();
         let mut full_polys: Vec<Poly> = Vec::new();
         let (cad, nodes) = loop {
-            let cad = Cad::with_full(
+            let built = Cad::with_full(
                 formulas.clone(),
                 pruning.clone(),
                 first_iter + depth,
                 stats,
-                &opts.limits,
+                &limits,
                 std::mem::take(&mut full_polys),
-            )?;
-            let lowered = Lowering {
-                cad: &cad,
-                nparams,
-                vars: &vars,
-                stats: &stats.signs,
-                convex,
-                stmt_args: &stmt_args,
-                limits: &opts.limits,
-            }
-            .lower_all()?;
+            )
+            .map_err(GenError::from)
+            .and_then(|cad| {
+                let lowered = Lowering {
+                    cad: &cad,
+                    nparams,
+                    vars: &vars,
+                    stats: &stats.signs,
+                    convex,
+                    stmt_args: &stmt_args,
+                    limits: &limits,
+                }
+                .lower_all()?;
+                Ok((cad, lowered))
+            });
+            let (cad, lowered) = match built {
+                Ok(b) => b,
+                Err(e) if over_budget(&e) => {
+                    let Some((nodes, context)) = guarded else {
+                        unreachable!("the budget applies only with a guarded scan")
+                    };
+                    stopped = e.stop_reason();
+                    let nodes = crate::simplify::drop_redundant_guards(nodes);
+                    let nodes = crate::simplify::inline_single_iterations(nodes);
+                    break 'generated (nodes, None, context);
+                }
+                Err(e) => return Err(e),
+            };
             let mut missing = match lowered {
                 Lowered::Nodes(nodes) => break (cad, nodes),
                 Lowered::Missing(missing) => missing,
@@ -420,6 +471,7 @@ pub fn generate(
         calls,
         stmt_args,
         times,
+        guarded: stopped,
     })
 }
 

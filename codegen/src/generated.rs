@@ -34,6 +34,9 @@ pub struct Generated {
     pub stmt_args: Vec<Vec<usize>>,
     /// Per statement: its time vector over the loop variables (empty without a schedule).
     pub times: Vec<Vec<Poly>>,
+    /// Where the CAD passed its budget and the guarded scan made the loops (see
+    /// `GenOptions::budget`); `None` otherwise.
+    pub guarded: Option<cad::StopReason>,
 }
 
 impl Generated {

@@ -60,6 +60,11 @@ pub fn run(
                     run(body, point, budget, visit)?;
                 }
             }
+            Node::Test { cond, body } => {
+                if cond.holds(point)? {
+                    run(body, point, budget, visit)?;
+                }
+            }
             Node::Loop {
                 var,
                 lower,

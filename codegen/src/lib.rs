@@ -102,6 +102,7 @@ mod c_lowering;
 #[cfg(test)]
 mod c_reader;
 mod checked;
+pub mod cond;
 mod derived;
 pub mod emit_c;
 pub mod emit_rust;
@@ -113,6 +114,7 @@ pub mod expr;
 mod fourier_motzkin;
 mod generate;
 mod generated;
+mod guarded;
 pub mod input;
 pub mod interp;
 mod intervals;
@@ -132,7 +134,7 @@ mod union;
 
 pub use cad::{Limits, StopReason};
 pub use error::GenError;
-pub use generate::{generate, GenOptions};
+pub use generate::{generate, Budget, GenOptions};
 pub use generated::Generated;
 pub use linear::Separation;
 pub use pipeline::{Engine, Order, Outcome, Pipeline, PipelineError, Shape};

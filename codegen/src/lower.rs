@@ -692,6 +692,7 @@ fn body_is_total(body: &[Node]) -> bool {
                 && upper.as_ref().is_none_or(expr_ok)
                 && body_is_total(body)
         }
+        Node::Test { cond, body } => cond.exprs().into_iter().all(expr_ok) && body_is_total(body),
     })
 }
 

@@ -64,6 +64,14 @@ pub enum ANode {
         /// The nodes run when the guard holds.
         body: Vec<ANode>,
     },
+    /// `if (cond) body`: the condition's polynomials, each evaluated in full (C's
+    /// short-circuit evaluation can only skip some).
+    Test {
+        /// The atoms' left-hand sides.
+        sides: Vec<Site>,
+        /// The nodes run when the condition holds.
+        body: Vec<ANode>,
+    },
     /// A statement instance.
     Stmt {
         /// The statement's arguments.
@@ -130,6 +138,14 @@ impl Program {
                                 body: walk(c, body)?,
                             }
                         }
+                        Node::Test { cond, body } => ANode::Test {
+                            sides: cond
+                                .exprs()
+                                .into_iter()
+                                .map(|e| site(c, e, "condition".into()))
+                                .collect::<Result<_, _>>()?,
+                            body: walk(c, body)?,
+                        },
                         Node::Stmt { stmt, args } => {
                             let name = c.statements.get(*stmt).map_or("S", |s| s.0.as_str());
                             ANode::Stmt {
@@ -193,6 +209,12 @@ fn check_nodes(nodes: &[ANode], env: &mut Vec<Option<Iv>>) -> Result<(), Overflo
                 for a in args {
                     eval_site(a, env)?;
                 }
+            }
+            ANode::Test { sides, body } => {
+                for s in sides {
+                    eval_site(s, env)?;
+                }
+                check_nodes(body, env)?;
             }
             ANode::Loop {
                 var,

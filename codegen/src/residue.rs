@@ -165,7 +165,7 @@ fn implied_in(nodes: &[Node], x: usize, scope: &mut Scope) -> Implied {
     for n in nodes {
         let here = match n {
             Node::Stmt { .. } => Implied::Any,
-            Node::Guard { body, .. } => implied_in(body, x, scope),
+            Node::Guard { body, .. } | Node::Test { body, .. } => implied_in(body, x, scope),
             Node::Loop {
                 var,
                 lower,
@@ -305,7 +305,7 @@ fn classes_in(nodes: &[Node], x: usize, scope: &mut Scope, out: &mut Vec<(Poly, 
     for n in nodes {
         match n {
             Node::Stmt { .. } => {}
-            Node::Guard { body, .. } => classes_in(body, x, scope, out),
+            Node::Guard { body, .. } | Node::Test { body, .. } => classes_in(body, x, scope, out),
             Node::Loop {
                 var,
                 lower,
@@ -341,7 +341,9 @@ fn in_class_below(nodes: &[Node], x: usize, r: i64, m: i64, scope: &mut Scope) -
                 out.push(n.clone());
                 continue;
             }
-            Node::Guard { body, .. } => in_class_below(body, x, r, m, scope),
+            Node::Guard { body, .. } | Node::Test { body, .. } => {
+                in_class_below(body, x, r, m, scope)
+            }
             Node::Loop {
                 var,
                 lower,

@@ -477,6 +477,7 @@ fn reads(nodes: &[Node], v: usize) -> bool {
         Node::Guard {
             lower, upper, body, ..
         } => [lower, upper].into_iter().flatten().any(|e| e.reads(v)) || reads(body, v),
+        Node::Test { cond, body } => cond.reads(v) || reads(body, v),
     })
 }
 
@@ -577,6 +578,10 @@ fn with_value(
                     Some(e) => Some(arg(e)?),
                     None => None,
                 },
+                body: with_value(body, w, value, exact)?,
+            }),
+            Node::Test { cond, body } => Some(Node::Test {
+                cond: cond.try_map(&arg)?,
                 body: with_value(body, w, value, exact)?,
             }),
         })
@@ -682,7 +687,7 @@ fn split_classes(x: usize, lower: &Expr, upper: &Expr, body: &[Node]) -> Option<
 fn guards_on(nodes: &[Node], x: usize) -> bool {
     nodes.iter().any(|n| match n {
         Node::Guard { var, body, .. } => *var == x || guards_on(body, x),
-        Node::Loop { body, .. } => guards_on(body, x),
+        Node::Loop { body, .. } | Node::Test { body, .. } => guards_on(body, x),
         Node::Stmt { .. } => false,
     })
 }

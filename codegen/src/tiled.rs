@@ -213,6 +213,7 @@ pub fn generate_clamped(
             .map(|s| (0..s.iterators.len()).map(o_var).collect())
             .collect(),
         times: vec![Vec::new(); problem.statements.len()],
+        guarded: None,
     })
 }
 
@@ -264,6 +265,12 @@ impl Clamp<'_> {
                 var: *var,
                 lower: lower.as_ref().map(|e| (self.to_tile)(e)),
                 upper: upper.as_ref().map(|e| (self.to_tile)(e)),
+                body: self.nodes(body),
+            },
+            Node::Test { cond, body } => Node::Test {
+                cond: cond
+                    .try_map(&|e| Some((self.to_tile)(e)))
+                    .unwrap_or_else(|| unreachable!("a total map")),
                 body: self.nodes(body),
             },
             Node::Stmt { stmt, args } => Node::Stmt {

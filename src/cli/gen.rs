@@ -41,7 +41,11 @@ pub struct Choices {
     /// (max/min bounds, no case splits), polynomial domains whose constraints each admit
     /// an interval of every loop variable in the compact shape (each loop from the max of
     /// its lower to the min of its upper roots; see --separate), clamps other tiled domains
-    /// to tiles, and uses the CAD for everything else; `cad` always uses the CAD.
+    /// to tiles, and uses the CAD for everything else, with a budget (2000 cells,
+    /// projection factors of total degree at most 31): past it, where the affine
+    /// constraints bound every loop, the loops scan them and the polynomial constraints
+    /// become `if` tests around each statement (the guarded scan; exact, but the tests'
+    /// failures cost iterations). `cad` always uses the CAD, however long it takes.
     #[arg(long, value_enum, default_value = "auto")]
     pub engine: Engine,
     /// Keep the decomposition's cells apart: one loop nest per CAD cell, with guard-free
@@ -282,12 +286,23 @@ pub fn run(args: GenArgs) -> Result<(), Diagnostic> {
                 cad.restarts,
                 cad::stats_summary(&stats)
             ),
-            None => eprintln!("linear scanner (Fourier-Motzkin elimination): no decomposition"),
+            None => match &g.guarded {
+                Some(why) => eprintln!(
+                    "guarded scan: the CAD passed its budget ({}); loops from the affine constraints, the others as tests",
+                    match why {
+                        codegen::StopReason::CellLimit(m) => format!("more than {m} cells"),
+                        other => other.to_string(),
+                    }
+                ),
+                None => eprintln!("linear scanner (Fourier-Motzkin elimination): no decomposition"),
+            },
         }
         let s = codegen::ast::shape(&g.nodes);
         eprintln!(
             "code: {} loops, {} ifs, {} statement calls",
-            s.loops, s.guards, s.statements
+            s.loops,
+            s.guards + s.tests,
+            s.statements
         );
     }
     match &args.output {
