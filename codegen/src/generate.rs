@@ -229,7 +229,7 @@ pub fn generate(
             .map(|c| c.iter().map(|p| p.rename(&map)).collect())
             .collect()
     });
-    let statements = problem
+    let statements: Vec<(String, usize)> = problem
         .statements
         .iter()
         .enumerate()
@@ -314,8 +314,14 @@ pub fn generate(
         let budget = opts
             .budget
             .filter(|_| opts.linear && !tiled && opts.pruning.is_empty() && opts.clamp.is_none());
+        let emitter = crate::emit_c::CEmitter {
+            vars: &vars,
+            nparams,
+            statements: &statements,
+        };
         let guarded = budget
             .and_then(|_| crate::guarded::scan(&input))
+            .filter(|nodes| crate::guarded::safe_enough(&emitter, nodes))
             .map(|nodes| (nodes, context.clone()));
         let limits = match (budget, &guarded) {
             (Some(b), Some(_)) => cad::Limits {

@@ -44,6 +44,23 @@ impl Default for Budget {
     }
 }
 
+/// The guarded scan's tests evaluate the input's polynomials in `int64_t`; below this
+/// parameter magnitude an overflow is not taken (`gen` warns below the same bound): the
+/// CAD's bounds may stay exact further (`(n^10 + 1)*i*i <= ...` overflows at |n| = 56 as a
+/// test; the CAD's search between sections is safe to 70), so it runs without a budget.
+const MIN_SAFE_BOUND: i64 = 1 << 12;
+
+/// Whether `nodes` (a guarded scan printed by `c`) cannot overflow for parameters of
+/// magnitude below [`MIN_SAFE_BOUND`].
+pub(crate) fn safe_enough(c: &crate::emit_c::CEmitter, nodes: &[Node]) -> bool {
+    use crate::overflow::SafeRange;
+    match crate::overflow::safe_bound_of(c, nodes) {
+        SafeRange::Safe => true,
+        SafeRange::Bound { bound, .. } => bound >= MIN_SAFE_BOUND,
+        SafeRange::Unsafe(_) => false,
+    }
+}
+
 /// Loops for the relaxation of `input`'s formulas with each statement's polynomial
 /// conjuncts as a test around it, or `None` when no formula has a polynomial atom, or
 /// the union scanner does not take the relaxation (unbounded, not affine elsewhere).
