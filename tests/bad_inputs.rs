@@ -421,7 +421,8 @@ const GEN: &[Case] = &[
         id: "ten-variables",
         cmd: "gen",
         input: "[a, b, c, d] -> { S[i, j, k, l, m, o] : 0 <= i, j, k, l, m, o <= a and i*j + k*l + m*o <= b + c*d }",
-        args: &["--max-cells", "20000", "--timeout", "60"],
+        // The CAD without the budget of the default engine (see `ten-variables-guarded`).
+        args: &["--engine", "cad", "--max-cells", "20000", "--timeout", "60"],
         code: 3,
         needles: &["more than 20000 cells (--max-cells); no output written"],
     },
@@ -429,9 +430,19 @@ const GEN: &[Case] = &[
         id: "ten-variables-timeout",
         cmd: "gen",
         input: "[a, b, c, d] -> { S[i, j, k, l, m, o] : 0 <= i, j, k, l, m, o <= a and i*j + k*l + m*o <= b + c*d }",
-        args: &["--timeout", "0.5"],
+        args: &["--engine", "cad", "--timeout", "0.5"],
         code: 3,
         needles: &["(--timeout); no output written"],
+    },
+    Case {
+        id: "ten-variables-guarded",
+        cmd: "gen",
+        input: "[a, b, c, d] -> { S[i, j, k, l, m, o] : 0 <= i, j, k, l, m, o <= a and i*j + k*l + m*o <= b + c*d }",
+        // The default engine: past the CAD's budget the affine bounds are the loops and
+        // the polynomial constraint a test.
+        args: &[],
+        code: 0,
+        needles: &["if (i*j + k*l + m*o - b - c*d <= 0)"],
     },
     Case {
         id: "unbounded",

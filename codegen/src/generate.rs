@@ -323,6 +323,8 @@ pub fn generate(
             .and_then(|_| crate::guarded::scan(&input))
             .filter(|nodes| crate::guarded::safe_enough(&emitter, nodes))
             .map(|nodes| (nodes, context.clone()));
+        // Without a guarded scan to fall back on, the CAD has no budget.
+        let budget = budget.filter(|_| guarded.is_some());
         let limits = match (budget, &guarded) {
             (Some(b), Some(_)) => cad::Limits {
                 max_cells: Some(

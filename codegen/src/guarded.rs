@@ -156,9 +156,10 @@ fn relax(f: &Formula, positive: bool) -> Formula {
     }
 }
 
-/// Each statement of `nodes` inside one test per polynomial conjunct of its formula
-/// (`tests[stmt]`), the conjunct whose innermost variable is outermost first, so that
-/// [`hoist`] can lift it furthest; a statement whose test is false goes.
+/// Each statement of `nodes` inside the polynomial conjuncts of its formula
+/// (`tests[stmt]`), one test per innermost variable they read, the outermost first, so
+/// that [`hoist`] can lift each as far as its variables allow; a statement whose test is
+/// false goes.
 fn with_tests(nodes: Vec<Node>, tests: &[Vec<Formula>]) -> Vec<Node> {
     nodes
         .into_iter()

@@ -196,10 +196,10 @@ def test_kernel_refuses_a_flag_the_kernel_does_not_take():
 def test_limits_stop_the_work():
     start = time.perf_counter()
     with pytest.raises(polyscan.LimitError, match="time limit"):
-        polyscan.generate(TEN_VARIABLES, timeout=0.5)
+        polyscan.generate(TEN_VARIABLES, engine="cad", timeout=0.5)
     assert time.perf_counter() - start < 10
     with pytest.raises(polyscan.LimitError, match="cells"):
-        polyscan.generate(TEN_VARIABLES, max_cells=2000, timeout=60)
+        polyscan.generate(TEN_VARIABLES, engine="cad", max_cells=2000, timeout=60)
 
 
 def test_long_calls_release_the_gil():
@@ -210,7 +210,7 @@ def test_long_calls_release_the_gil():
     def work():
         start = time.perf_counter()
         try:
-            polyscan.generate(TEN_VARIABLES, timeout=1.5)
+            polyscan.generate(TEN_VARIABLES, engine="cad", timeout=1.5)
         except polyscan.LimitError:
             done["seconds"] = time.perf_counter() - start
 
