@@ -131,27 +131,28 @@ fn relax(f: &Formula, positive: bool) -> Formula {
             Formula::False => Formula::True,
             g => Formula::Not(Box::new(g)),
         },
-        Formula::And(fs) => {
+        Formula::And(fs) | Formula::Or(fs) => {
+            // `false` decides a conjunction and drops out of a disjunction, `true` the
+            // other way round.
+            let and = matches!(f, Formula::And(_));
+            let (decides, neutral) = if and {
+                (Formula::False, Formula::True)
+            } else {
+                (Formula::True, Formula::False)
+            };
             let mut parts = Vec::with_capacity(fs.len());
             for g in fs {
                 match relax(g, positive) {
-                    Formula::False => return Formula::False,
-                    Formula::True => {}
+                    g if g == decides => return g,
+                    g if g == neutral => {}
                     g => parts.push(g),
                 }
             }
-            Formula::and(parts)
-        }
-        Formula::Or(fs) => {
-            let mut parts = Vec::with_capacity(fs.len());
-            for g in fs {
-                match relax(g, positive) {
-                    Formula::True => return Formula::True,
-                    Formula::False => {}
-                    g => parts.push(g),
-                }
+            if and {
+                Formula::and(parts)
+            } else {
+                Formula::or(parts)
             }
-            Formula::or(parts)
         }
     }
 }
@@ -214,41 +215,20 @@ fn hoist(nodes: Vec<Node>) -> Vec<Node> {
     nodes
         .into_iter()
         .map(|n| {
-            let n = n.map_body(hoist);
-            match n {
-                Node::Loop {
-                    var,
-                    lower,
-                    upper,
-                    step,
-                    body,
-                } => match <[Node; 1]>::try_from(body) {
-                    Ok([Node::Test { cond, body }]) if !cond.reads(var) => Node::Test {
-                        cond,
-                        body: hoist(vec![Node::Loop {
-                            var,
-                            lower,
-                            upper,
-                            step,
-                            body,
-                        }]),
-                    },
-                    Ok([inner]) => Node::Loop {
-                        var,
-                        lower,
-                        upper,
-                        step,
-                        body: vec![inner],
-                    },
-                    Err(body) => Node::Loop {
-                        var,
-                        lower,
-                        upper,
-                        step,
-                        body,
-                    },
-                },
-                n => n,
+            let mut n = n.map_body(hoist);
+            let Node::Loop { var, body, .. } = &mut n else {
+                return n;
+            };
+            if !matches!(body.as_slice(), [Node::Test { cond, .. }] if !cond.reads(*var)) {
+                return n;
+            }
+            let Some(Node::Test { cond, body: inner }) = body.pop() else {
+                unreachable!("the body is a single test")
+            };
+            *body = inner;
+            Node::Test {
+                cond,
+                body: hoist(vec![n]),
             }
         })
         .collect()

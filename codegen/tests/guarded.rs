@@ -26,6 +26,20 @@ const CELLS: &str = "[n, m] -> { S0[i, j, k] : -1 <= i <= 4 and -5 <= j <= 5 and
     S1[i, j, k] : -1 <= i <= 4 and -5 <= j <= 5 and -3 <= k <= 6 \
     and 3*m*m + 2*m*m*m - (3*m*i*i) - (4*m) - 5 < -4 }";
 
+/// `text` generated with a budget of one cell: the guarded scan wherever it applies.
+fn with_tiny_budget(text: &str) -> codegen::Generated {
+    let opts = codegen::GenOptions {
+        budget: Some(codegen::Budget {
+            max_cells: 1,
+            max_degree: 31,
+        }),
+        ..codegen::GenOptions::default()
+    };
+    let problem = parse_problem(text).expect("parses");
+    codegen::generate(&problem, &opts, &cad::LiftStats::default())
+        .unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
 fn run(text: &str, pipeline: impl Fn(Pipeline) -> Pipeline) -> Outcome {
     let problem = parse_problem(text).unwrap_or_else(|e| panic!("{text}: {e}"));
     pipeline(Pipeline::new(problem))
@@ -94,18 +108,7 @@ fn tests_on_outer_variables_leave_the_inner_loops() {
     // `i*i*n <= m` reads no `j`: tested once per `i`, around the `j` loop.
     let text = "[n, m] -> { S[i, j] : 0 <= i <= 9 and 0 <= j <= 9 and i*i*n <= m \
         and i*j*j*n - m*m*j*i >= 3*n*m*j - 2 }";
-    let g = codegen::generate(
-        &parse_problem(text).expect("parses"),
-        &codegen::GenOptions {
-            budget: Some(codegen::Budget {
-                max_cells: 1,
-                max_degree: 31,
-            }),
-            ..codegen::GenOptions::default()
-        },
-        &cad::LiftStats::default(),
-    )
-    .expect("generates");
+    let g = with_tiny_budget(text);
     assert!(g.guarded.is_some());
     let c = g.emitter().fragment(&g.nodes).expect("prints");
     let test_i = c.find("if (n*i*i").expect(&c);
@@ -159,18 +162,7 @@ fn within_the_budget_the_cad_stays() {
 fn an_unbounded_relaxation_keeps_the_cad() {
     // Without `i*i <= n` nothing bounds `i` above: no guarded scan, whatever the budget.
     let text = "[n] -> { S[i, j] : 0 <= i and 0 <= j <= 3 and i*i <= n and i*j*n >= 2 }";
-    let g = codegen::generate(
-        &parse_problem(text).expect("parses"),
-        &codegen::GenOptions {
-            budget: Some(codegen::Budget {
-                max_cells: 1,
-                max_degree: 31,
-            }),
-            ..codegen::GenOptions::default()
-        },
-        &cad::LiftStats::default(),
-    )
-    .expect("the CAD generates it");
+    let g = with_tiny_budget(text);
     assert!(g.guarded.is_none());
     assert!(g.cad.is_some());
 }
