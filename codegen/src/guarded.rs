@@ -84,11 +84,13 @@ pub(crate) fn scan(input: &LinearInput) -> Option<Vec<Node>> {
     if tests.iter().all(Vec::is_empty) {
         return None;
     }
-    // The tests print their coefficients as `int64_t` literals.
+    // The tests print their coefficients as `int64_t` literals, the constant negated.
     let printable = |f: &Formula| {
-        f.atom_polys()
-            .iter()
-            .all(|p| p.terms().iter().all(|(_, c)| c.to_i64().is_some()))
+        f.atom_polys().iter().all(|p| {
+            p.terms()
+                .iter()
+                .all(|(_, c)| c.to_i64().is_some_and(|v| v != i64::MIN))
+        })
     };
     if !tests.iter().flatten().all(printable) {
         return None;
