@@ -7,6 +7,7 @@ use cad::lift::{Bound, Cell, CellKind, Prune};
 use clap::Args;
 use polys::Vars;
 use serde_json::{json, Value};
+use std::io::Write;
 use std::path::PathBuf;
 
 /// Show the cylindrical algebraic decomposition behind the generated code.
@@ -61,8 +62,16 @@ fn cell_json(c: &Cell, levels: &[Vec<polys::Poly>], vars: &Vars) -> Value {
     })
 }
 
-fn cell_text(c: &Cell, levels: &[Vec<polys::Poly>], vars: &Vars, depth: usize, out: &mut String) {
-    let pad = "  ".repeat(depth);
+/// Writes the subtree of `c` as indented lines, straight to `out`: the text of a large
+/// decomposition (718 MB for tri-invpar's 7.2 M cells) is never held in memory, which
+/// building it in one `String` did (a third of the peak RSS, BENCHMARKS.md, issue 23).
+fn cell_text(
+    c: &Cell,
+    levels: &[Vec<polys::Poly>],
+    vars: &Vars,
+    depth: usize,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
     let x = vars.name(c.level);
     let range = match c.kind {
         CellKind::Section => format!("{x} = {}", bound_text(&c.lower, c.level, levels, vars)),
@@ -78,13 +87,35 @@ fn cell_text(c: &Cell, levels: &[Vec<polys::Poly>], vars: &Vars, depth: usize, o
         (None, true) => format!("  truth {:?}", c.truth),
         (None, false) => String::new(),
     };
-    out.push_str(&format!(
-        "{pad}{range}   (sample {x} = {}){status}\n",
-        c.sample
-    ));
+    let pad = 2 * depth;
+    writeln!(
+        out,
+        "{:pad$}{range}   (sample {x} = {}){status}",
+        "", c.sample
+    )?;
     for k in &c.children {
-        cell_text(k, levels, vars, depth + 1, out);
+        cell_text(k, levels, vars, depth + 1, out)?;
     }
+    Ok(())
+}
+
+/// The text form: projection factors per level, then the cell tree.
+fn write_text(
+    cad: &cad::Cad,
+    levels: &[Vec<polys::Poly>],
+    vars: &Vars,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    writeln!(out, "projection factors (level: variable: polynomials)")?;
+    for (k, l) in levels.iter().enumerate() {
+        let ps: Vec<String> = l.iter().map(|p| p.to_text(vars)).collect();
+        writeln!(out, "  {k}: {}: {}", vars.name(k), ps.join(", "))?;
+    }
+    writeln!(out, "cells")?;
+    for c in &cad.cells {
+        cell_text(c, levels, vars, 1, out)?;
+    }
+    out.flush()
 }
 
 pub fn run(args: CadArgs) -> Result<(), Diagnostic> {
@@ -124,17 +155,17 @@ pub fn run(args: CadArgs) -> Result<(), Diagnostic> {
         });
         println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
     } else {
-        let mut out = String::new();
-        out.push_str("projection factors (level: variable: polynomials)\n");
-        for (k, l) in levels.iter().enumerate() {
-            let ps: Vec<String> = l.iter().map(|p| p.to_text(&g.vars)).collect();
-            out.push_str(&format!("  {k}: {}: {}\n", g.vars.name(k), ps.join(", ")));
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        // A closed pipe (`| head`) ends the output; anything else is reported.
+        match write_text(cad, levels, &g.vars, &mut out) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                return Err(Diagnostic::new(
+                    super::ExitCode::Resource,
+                    format!("cannot write the decomposition: {e}"),
+                ))
+            }
+            _ => {}
         }
-        out.push_str("cells\n");
-        for c in &cad.cells {
-            cell_text(c, levels, &g.vars, 1, &mut out);
-        }
-        print!("{out}");
     }
     if args.stats {
         let p = &cad.projection;
