@@ -332,7 +332,11 @@ impl<'a> Lifter<'a> {
         let cells = if prefix.len() < PARALLEL_LEVELS && specs.len() > 1 {
             // Independent subtrees: lift them in parallel, each with its own copies of the
             // path state; collecting in order keeps the output identical to a sequential run.
-            let results: Vec<Result<LiftedCell, CadError>> = specs
+            // Collecting into a `Result` stops taking subtrees at the first error: once one
+            // meets the time or cell limit, the others would meet it too, each only after
+            // lifting up to 64 cells of its own (the clock is read every 64 cells), which
+            // on tetra-3d kept the lifting going for seconds past `--timeout`.
+            let results: Result<Vec<LiftedCell>, CadError> = specs
                 .into_par_iter()
                 .map(|(sample, kind, lo, hi)| {
                     let mut prefix = prefix.clone();
@@ -351,9 +355,9 @@ impl<'a> Lifter<'a> {
                     .map(|c| (c, bad))
                 })
                 .collect();
+            let results = results?;
             let mut cells = Vec::with_capacity(results.len());
-            for r in results {
-                let (c, mut bad) = r?;
+            for (c, mut bad) in results {
                 nullified.append(&mut bad);
                 cells.push(c);
             }
@@ -465,8 +469,10 @@ impl<'a> Lifter<'a> {
     ) -> Result<Cell, CadError> {
         let made = self.stats.cells.fetch_add(1, Relaxed) + 1;
         self.limits.check_cells(made)?;
-        // Checking the clock every 64 cells keeps the cost negligible.
-        if made.is_multiple_of(64) {
+        // Checking the clock every 64 cells keeps the cost negligible; at the levels lifted
+        // in parallel at every cell, so that a subtree started after the deadline stops at
+        // once.
+        if made.is_multiple_of(64) || prefix.len() < PARALLEL_LEVELS {
             self.limits.check_time()?;
         }
         let level = prefix.len();
