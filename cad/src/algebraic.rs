@@ -117,8 +117,11 @@ impl RealRoot {
 pub enum Algebraic {
     /// A rational number, exactly.
     Rational(Rat),
-    /// A root given by a defining polynomial and an isolating interval.
-    Root(RealRoot),
+    /// A root given by a defining polynomial and an isolating interval. Boxed: a
+    /// [`RealRoot`] is 104 bytes against a rational's 32, and every cell of a lifting tree
+    /// holds a sample coordinate, most of them rational (7.2 M cells on tri-invpar, all
+    /// rational: 72 bytes a cell, BENCHMARKS.md, issue 23).
+    Root(Box<RealRoot>),
 }
 
 impl From<Rat> for Algebraic {
@@ -266,13 +269,13 @@ impl Algebraic {
                     return Algebraic::Rational(Rat::new(-&c[0], c[1].clone()));
                 }
                 let lo_sign = s.sign_at(&lo);
-                Algebraic::Root(RealRoot {
+                Algebraic::Root(Box::new(RealRoot {
                     poly: Arc::new(s),
                     lo,
                     hi,
                     lo_sign,
                     float_box: OnceLock::new(),
-                })
+                }))
             }
         }
     }
@@ -417,13 +420,13 @@ impl Algebraic {
                 let poly = Arc::new(x.poly.negate_x().primitive());
                 let lo = -&x.hi;
                 let lo_sign = poly.sign_at(&lo);
-                Algebraic::Root(RealRoot {
+                Algebraic::Root(Box::new(RealRoot {
                     poly,
                     lo,
                     hi: -&x.lo,
                     lo_sign,
                     float_box: OnceLock::new(),
-                })
+                }))
             }
         }
     }
@@ -441,7 +444,7 @@ impl Algebraic {
     pub(crate) fn sign_of_until(&self, q: &UPoly, stop: &dyn Fn() -> bool) -> Option<i32> {
         match self {
             Algebraic::Rational(r) => Some(q.sign_at(r)),
-            Algebraic::Root(x) => sign_at_root(x.clone(), q, stop),
+            Algebraic::Root(x) => sign_at_root(RealRoot::clone(x), q, stop),
         }
     }
 
@@ -630,7 +633,9 @@ impl Algebraic {
             // Apart already: no copies, no refinement.
             (Algebraic::Root(x), Algebraic::Root(y)) if x.hi <= y.lo => Ordering::Less,
             (Algebraic::Root(x), Algebraic::Root(y)) if y.hi <= x.lo => Ordering::Greater,
-            (Algebraic::Root(x), Algebraic::Root(y)) => cmp_roots(x.clone(), y.clone(), stop)?,
+            (Algebraic::Root(x), Algebraic::Root(y)) => {
+                cmp_roots(RealRoot::clone(x), RealRoot::clone(y), stop)?
+            }
         })
     }
 }

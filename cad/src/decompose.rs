@@ -235,7 +235,7 @@ impl<'c, 's> Locator<'c, 's> {
     pub fn locate_point(&self, point: &[Algebraic]) -> Result<Vec<&'c Cell>, CadError> {
         let cad: &'c Cad = self.cad;
         let mut path: Vec<&'c Cell> = Vec::new();
-        let mut cells = &cad.cells;
+        let mut cells: &[Cell] = &cad.cells;
         let mut prefix: Vec<Algebraic> = Vec::new();
         let mut zero_dim = true;
         for xv in point.iter().take(cad.nvars) {

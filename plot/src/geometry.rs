@@ -292,12 +292,12 @@ pub fn cad_lines(
         .map(|v| Algebraic::from(v.to_bigint()))
         .collect();
     let (stack, zero_dim) = if prefix.is_empty() {
-        (&cad.cells, true)
+        (cad.cells.as_slice(), true)
     } else {
         let path = cad.locate_point(&point, stats)?;
         match path.last() {
             Some(c) if path.len() == prefix.len() && c.pruned.is_none() => (
-                &c.children,
+                &c.children[..],
                 path.iter().all(|c| c.kind == CellKind::Section),
             ),
             // The fixed values lie in a pruned cell: the set is empty there and the

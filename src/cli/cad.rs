@@ -48,7 +48,13 @@ fn bound_text(b: &Bound, level: usize, levels: &[Vec<polys::Poly>], vars: &Vars)
     }
 }
 
-fn cell_json(c: &Cell, levels: &[Vec<polys::Poly>], vars: &Vars) -> Value {
+/// The subtree of `c` as JSON; `nformulas` gives the all-false truth of the cells pruned
+/// as [`Prune::False`] (which do not store it).
+fn cell_json(c: &Cell, levels: &[Vec<polys::Poly>], vars: &Vars, nformulas: usize) -> Value {
+    let truth = match c.pruned {
+        Some(Prune::False) => vec![false; nformulas],
+        _ => c.truth.clone(),
+    };
     json!({
         "level": c.level,
         "variable": vars.name(c.level),
@@ -57,8 +63,8 @@ fn cell_json(c: &Cell, levels: &[Vec<polys::Poly>], vars: &Vars) -> Value {
         "upper": bound_text(&c.upper, c.level, levels, vars),
         "sample": c.sample.to_string(),
         "pruned": c.pruned.map(|p| match p { Prune::False => "false", Prune::NoIntegers => "no integers" }),
-        "truth": c.truth,
-        "children": c.children.iter().map(|k| cell_json(k, levels, vars)).collect::<Vec<_>>(),
+        "truth": truth,
+        "children": c.children.iter().map(|k| cell_json(k, levels, vars, nformulas)).collect::<Vec<_>>(),
     })
 }
 
@@ -151,7 +157,7 @@ pub fn run(args: CadArgs) -> Result<(), Diagnostic> {
             "variables": g.vars.names(),
             "projection": levels.iter().map(|l| l.iter().map(|p| p.to_text(&g.vars)).collect::<Vec<_>>()).collect::<Vec<_>>(),
             "restarts": cad.restarts,
-            "cells": cad.cells.iter().map(|c| cell_json(c, levels, &g.vars)).collect::<Vec<_>>(),
+            "cells": cad.cells.iter().map(|c| cell_json(c, levels, &g.vars, cad.formulas.len())).collect::<Vec<_>>(),
         });
         println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
     } else {
