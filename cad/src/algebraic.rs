@@ -120,7 +120,8 @@ pub enum Algebraic {
     /// A root given by a defining polynomial and an isolating interval. Boxed: a
     /// [`RealRoot`] is 104 bytes against a rational's 32, and every cell of a lifting tree
     /// holds a sample coordinate, most of them rational (7.2 M cells on tri-invpar, all
-    /// rational: 72 bytes a cell, BENCHMARKS.md, issue 23).
+    /// rational: the box makes an `Algebraic` 32 bytes instead of 112, BENCHMARKS.md,
+    /// issue 23).
     Root(Box<RealRoot>),
 }
 
