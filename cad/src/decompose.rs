@@ -288,11 +288,12 @@ impl<'c, 's> Locator<'c, 's> {
 /// Summary line for `--stats`.
 pub fn stats_summary(stats: &LiftStats) -> String {
     format!(
-        "cells {} (leaves {}, pruned: false {}, no integers {}), delineating {}, minimal polynomials {}, eliminants reused {}, exact resultants reused {}, Sturm counts {}; signs: {}",
+        "cells {} (leaves {}, pruned: false {}, no integers {}; {} dropped in all-false stacks), delineating {}, minimal polynomials {}, eliminants reused {}, exact resultants reused {}, Sturm counts {}; signs: {}",
         stats.cells.load(Relaxed),
         stats.leaves.load(Relaxed),
         stats.pruned_false.load(Relaxed),
         stats.pruned_integer.load(Relaxed),
+        stats.collapsed.load(Relaxed),
         stats.delineating.load(Relaxed),
         stats.minimal_polys.load(Relaxed),
         stats.eliminants_reused.load(Relaxed),
