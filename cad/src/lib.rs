@@ -119,6 +119,7 @@ pub mod formula;
 pub mod lift;
 pub mod project;
 pub mod qepcad;
+mod tree;
 
 pub use decompose::{stats_summary, Cad, Locator};
 pub use lift::LiftStats;

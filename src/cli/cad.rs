@@ -48,24 +48,109 @@ fn bound_text(b: &Bound, level: usize, levels: &[Vec<polys::Poly>], vars: &Vars)
     }
 }
 
-/// The subtree of `c` as JSON; `nformulas` gives the all-false truth of the cells pruned
-/// as [`Prune::False`] (which do not store it).
-fn cell_json(c: &Cell, levels: &[Vec<polys::Poly>], vars: &Vars, nformulas: usize) -> Value {
+/// Writes `v` as serde_json's pretty printer does at nesting depth `depth` (its lines
+/// after the first indented by the depth): for the small values around the cells.
+fn json_at(v: &Value, depth: usize, out: &mut impl Write) -> std::io::Result<()> {
+    let text = serde_json::to_string_pretty(v).map_err(std::io::Error::other)?;
+    let mut lines = text.split('\n');
+    if let Some(first) = lines.next() {
+        out.write_all(first.as_bytes())?;
+    }
+    for l in lines {
+        write!(out, "\n{:w$}{l}", "", w = 2 * depth)?;
+    }
+    Ok(())
+}
+
+/// Writes the subtree of `c` as the JSON object at nesting depth `depth` that serde_json's
+/// pretty printer gives (keys in order), cell by cell: a `Value` of the whole tree took
+/// about a kilobyte a cell. `nformulas` gives the all-false truth of the cells pruned as
+/// [`Prune::False`] (which do not store it).
+fn cell_json(
+    c: &Cell,
+    levels: &[Vec<polys::Poly>],
+    vars: &Vars,
+    nformulas: usize,
+    depth: usize,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
     let truth = match c.pruned {
         Some(Prune::False) => vec![false; nformulas],
         _ => c.truth.clone(),
     };
-    json!({
-        "level": c.level,
-        "variable": vars.name(c.level),
-        "kind": match c.kind { CellKind::Section => "section", CellKind::Sector => "sector" },
-        "lower": bound_text(&c.lower, c.level, levels, vars),
-        "upper": bound_text(&c.upper, c.level, levels, vars),
-        "sample": c.sample.to_string(),
-        "pruned": c.pruned.map(|p| match p { Prune::False => "false", Prune::NoIntegers => "no integers" }),
-        "truth": truth,
-        "children": c.children.iter().map(|k| cell_json(k, levels, vars, nformulas)).collect::<Vec<_>>(),
-    })
+    let kind = match c.kind {
+        CellKind::Section => "section",
+        CellKind::Sector => "sector",
+    };
+    let pruned = c.pruned.map(|p| match p {
+        Prune::False => "false",
+        Prune::NoIntegers => "no integers",
+    });
+    let fields = [
+        ("kind", json!(kind)),
+        ("level", json!(c.level)),
+        ("lower", json!(bound_text(&c.lower, c.level, levels, vars))),
+        ("pruned", json!(pruned)),
+        ("sample", json!(c.sample.to_string())),
+        ("truth", json!(truth)),
+        ("upper", json!(bound_text(&c.upper, c.level, levels, vars))),
+        ("variable", json!(vars.name(c.level))),
+    ];
+    let pad = 2 * (depth + 1);
+    write!(out, "{{\n{:pad$}\"children\": ", "")?;
+    write_cells(&c.children, levels, vars, nformulas, depth + 1, out)?;
+    for (key, v) in fields {
+        write!(out, ",\n{:pad$}\"{key}\": ", "")?;
+        json_at(&v, depth + 1, out)?;
+    }
+    write!(out, "\n{:w$}}}", "", w = 2 * depth)
+}
+
+/// Writes a stack as a JSON array at nesting depth `depth`.
+fn write_cells(
+    cells: &[Cell],
+    levels: &[Vec<polys::Poly>],
+    vars: &Vars,
+    nformulas: usize,
+    depth: usize,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    if cells.is_empty() {
+        return write!(out, "[]");
+    }
+    write!(out, "[")?;
+    for (i, c) in cells.iter().enumerate() {
+        let sep = if i == 0 { "" } else { "," };
+        write!(out, "{sep}\n{:w$}", "", w = 2 * (depth + 1))?;
+        cell_json(c, levels, vars, nformulas, depth + 1, out)?;
+    }
+    write!(out, "\n{:w$}]", "", w = 2 * depth)
+}
+
+/// The JSON form: `variables`, `projection`, `restarts` and the cell tree, as one object
+/// with its keys in order (as `serde_json` prints a map).
+fn write_json(
+    cad: &cad::Cad,
+    levels: &[Vec<polys::Poly>],
+    vars: &Vars,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    let projection: Vec<Vec<String>> = levels
+        .iter()
+        .map(|l| l.iter().map(|p| p.to_text(vars)).collect())
+        .collect();
+    write!(out, "{{\n  \"cells\": ")?;
+    write_cells(&cad.cells, levels, vars, cad.formulas.len(), 1, out)?;
+    write!(out, ",\n  \"projection\": ")?;
+    json_at(&json!(projection), 1, out)?;
+    write!(
+        out,
+        ",\n  \"restarts\": {},\n  \"variables\": ",
+        cad.restarts
+    )?;
+    json_at(&json!(vars.names()), 1, out)?;
+    writeln!(out, "\n}}")?;
+    out.flush()
 }
 
 /// Writes the subtree of `c` as indented lines, straight to `out`: the text of a large
@@ -152,26 +237,20 @@ pub fn run(args: CadArgs) -> Result<(), Diagnostic> {
         ));
     };
     let levels = &cad.projection.levels;
-    if args.json {
-        let v = json!({
-            "variables": g.vars.names(),
-            "projection": levels.iter().map(|l| l.iter().map(|p| p.to_text(&g.vars)).collect::<Vec<_>>()).collect::<Vec<_>>(),
-            "restarts": cad.restarts,
-            "cells": cad.cells.iter().map(|c| cell_json(c, levels, &g.vars, cad.formulas.len())).collect::<Vec<_>>(),
-        });
-        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
-    } else {
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        // A closed pipe (`| head`) ends the output; anything else is reported.
-        match write_text(cad, levels, &g.vars, &mut out) {
-            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                return Err(Diagnostic::new(
-                    super::ExitCode::Resource,
-                    format!("cannot write the decomposition: {e}"),
-                ))
-            }
-            _ => {}
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = match args.json {
+        true => write_json(cad, levels, &g.vars, &mut stdout),
+        false => write_text(cad, levels, &g.vars, &mut stdout),
+    };
+    // A closed pipe (`| head`) ends the output; anything else is reported.
+    match written {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            return Err(Diagnostic::new(
+                super::ExitCode::Resource,
+                format!("cannot write the decomposition: {e}"),
+            ))
         }
+        _ => {}
     }
     if args.stats {
         let p = &cad.projection;
