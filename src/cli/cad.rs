@@ -37,15 +37,12 @@ pub struct CadArgs {
     pub stats: bool,
 }
 
-fn bound_text(b: &Bound, level: usize, levels: &[Vec<polys::Poly>], vars: &Vars) -> String {
-    match b {
-        Bound::NegInf => "-oo".into(),
-        Bound::PosInf => "+oo".into(),
-        Bound::Roots(refs) => {
-            let r = refs[0];
-            format!("root {} of {}", r.root, levels[level][r.poly].to_text(vars))
-        }
-    }
+/// What every cell's text and JSON read: the projection factors (bounds name them), the
+/// variables and the number of formulas (the all-false truth of cells pruned as false).
+struct Tree<'a> {
+    levels: &'a [Vec<polys::Poly>],
+    vars: &'a Vars,
+    nformulas: usize,
 }
 
 /// Writes `v` as serde_json's pretty printer does at nesting depth `depth` (its lines
@@ -62,71 +59,6 @@ fn json_at(v: &Value, depth: usize, out: &mut impl Write) -> std::io::Result<()>
     Ok(())
 }
 
-/// Writes the subtree of `c` as the JSON object at nesting depth `depth` that serde_json's
-/// pretty printer gives (keys in order), cell by cell: a `Value` of the whole tree took
-/// about a kilobyte a cell. `nformulas` gives the all-false truth of the cells pruned as
-/// [`Prune::False`] (which do not store it).
-fn cell_json(
-    c: &Cell,
-    levels: &[Vec<polys::Poly>],
-    vars: &Vars,
-    nformulas: usize,
-    depth: usize,
-    out: &mut impl Write,
-) -> std::io::Result<()> {
-    let truth = match c.pruned {
-        Some(Prune::False) => vec![false; nformulas],
-        _ => c.truth.clone(),
-    };
-    let kind = match c.kind {
-        CellKind::Section => "section",
-        CellKind::Sector => "sector",
-    };
-    let pruned = c.pruned.map(|p| match p {
-        Prune::False => "false",
-        Prune::NoIntegers => "no integers",
-    });
-    let fields = [
-        ("kind", json!(kind)),
-        ("level", json!(c.level)),
-        ("lower", json!(bound_text(&c.lower, c.level, levels, vars))),
-        ("pruned", json!(pruned)),
-        ("sample", json!(c.sample.to_string())),
-        ("truth", json!(truth)),
-        ("upper", json!(bound_text(&c.upper, c.level, levels, vars))),
-        ("variable", json!(vars.name(c.level))),
-    ];
-    let pad = 2 * (depth + 1);
-    write!(out, "{{\n{:pad$}\"children\": ", "")?;
-    write_cells(&c.children, levels, vars, nformulas, depth + 1, out)?;
-    for (key, v) in fields {
-        write!(out, ",\n{:pad$}\"{key}\": ", "")?;
-        json_at(&v, depth + 1, out)?;
-    }
-    write!(out, "\n{:w$}}}", "", w = 2 * depth)
-}
-
-/// Writes a stack as a JSON array at nesting depth `depth`.
-fn write_cells(
-    cells: &[Cell],
-    levels: &[Vec<polys::Poly>],
-    vars: &Vars,
-    nformulas: usize,
-    depth: usize,
-    out: &mut impl Write,
-) -> std::io::Result<()> {
-    if cells.is_empty() {
-        return write!(out, "[]");
-    }
-    write!(out, "[")?;
-    for (i, c) in cells.iter().enumerate() {
-        let sep = if i == 0 { "" } else { "," };
-        write!(out, "{sep}\n{:w$}", "", w = 2 * (depth + 1))?;
-        cell_json(c, levels, vars, nformulas, depth + 1, out)?;
-    }
-    write!(out, "\n{:w$}]", "", w = 2 * depth)
-}
-
 /// The JSON form: `variables`, `projection`, `restarts` and the cell tree, as one object
 /// with its keys in order (as `serde_json` prints a map).
 fn write_json(
@@ -140,7 +72,12 @@ fn write_json(
         .map(|l| l.iter().map(|p| p.to_text(vars)).collect())
         .collect();
     write!(out, "{{\n  \"cells\": ")?;
-    write_cells(&cad.cells, levels, vars, cad.formulas.len(), 1, out)?;
+    let tree = Tree {
+        levels,
+        vars,
+        nformulas: cad.formulas.len(),
+    };
+    tree.write_cells(&cad.cells, 1, out)?;
     write!(out, ",\n  \"projection\": ")?;
     json_at(&json!(projection), 1, out)?;
     write!(
@@ -153,41 +90,105 @@ fn write_json(
     out.flush()
 }
 
-/// Writes the subtree of `c` as indented lines, straight to `out`: the text of a large
-/// decomposition (718 MB for tri-invpar's 7.2 M cells) is never held in memory, which
-/// building it in one `String` did (a third of the peak RSS, BENCHMARKS.md, issue 23).
-fn cell_text(
-    c: &Cell,
-    levels: &[Vec<polys::Poly>],
-    vars: &Vars,
-    depth: usize,
-    out: &mut impl Write,
-) -> std::io::Result<()> {
-    let x = vars.name(c.level);
-    let range = match c.kind {
-        CellKind::Section => format!("{x} = {}", bound_text(&c.lower, c.level, levels, vars)),
-        CellKind::Sector => format!(
-            "{} < {x} < {}",
-            bound_text(&c.lower, c.level, levels, vars),
-            bound_text(&c.upper, c.level, levels, vars)
-        ),
-    };
-    let status = match (c.pruned, c.children.is_empty()) {
-        (Some(Prune::False), _) => "  [pruned: no statement holds]".to_string(),
-        (Some(Prune::NoIntegers), _) => "  [pruned: no integer point]".to_string(),
-        (None, true) => format!("  truth {:?}", c.truth),
-        (None, false) => String::new(),
-    };
-    let pad = 2 * depth;
-    writeln!(
-        out,
-        "{:pad$}{range}   (sample {x} = {}){status}",
-        "", c.sample
-    )?;
-    for k in &c.children {
-        cell_text(k, levels, vars, depth + 1, out)?;
+impl Tree<'_> {
+    fn bound_text(&self, b: &Bound, level: usize) -> String {
+        let (levels, vars) = (self.levels, self.vars);
+        match b {
+            Bound::NegInf => "-oo".into(),
+            Bound::PosInf => "+oo".into(),
+            Bound::Roots(refs) => {
+                let r = refs[0];
+                format!("root {} of {}", r.root, levels[level][r.poly].to_text(vars))
+            }
+        }
     }
-    Ok(())
+
+    /// Writes the subtree of `c` as the JSON object at nesting depth `depth` that serde_json's
+    /// pretty printer gives (keys in order), cell by cell: a `Value` of the whole tree took
+    /// about a kilobyte a cell. `nformulas` gives the all-false truth of the cells pruned as
+    /// [`Prune::False`] (which do not store it).
+    fn cell_json(&self, c: &Cell, depth: usize, out: &mut impl Write) -> std::io::Result<()> {
+        let truth = match c.pruned {
+            Some(Prune::False) => vec![false; self.nformulas],
+            _ => c.truth.clone(),
+        };
+        let kind = match c.kind {
+            CellKind::Section => "section",
+            CellKind::Sector => "sector",
+        };
+        let pruned = c.pruned.map(|p| match p {
+            Prune::False => "false",
+            Prune::NoIntegers => "no integers",
+        });
+        let fields = [
+            ("kind", json!(kind)),
+            ("level", json!(c.level)),
+            ("lower", json!(self.bound_text(&c.lower, c.level))),
+            ("pruned", json!(pruned)),
+            ("sample", json!(c.sample.to_string())),
+            ("truth", json!(truth)),
+            ("upper", json!(self.bound_text(&c.upper, c.level))),
+            ("variable", json!(self.vars.name(c.level))),
+        ];
+        let pad = 2 * (depth + 1);
+        write!(out, "{{\n{:pad$}\"children\": ", "")?;
+        self.write_cells(&c.children, depth + 1, out)?;
+        for (key, v) in fields {
+            write!(out, ",\n{:pad$}\"{key}\": ", "")?;
+            json_at(&v, depth + 1, out)?;
+        }
+        write!(out, "\n{:w$}}}", "", w = 2 * depth)
+    }
+
+    /// Writes a stack as a JSON array at nesting depth `depth`.
+    fn write_cells(
+        &self,
+        cells: &[Cell],
+        depth: usize,
+        out: &mut impl Write,
+    ) -> std::io::Result<()> {
+        if cells.is_empty() {
+            return write!(out, "[]");
+        }
+        write!(out, "[")?;
+        for (i, c) in cells.iter().enumerate() {
+            let sep = if i == 0 { "" } else { "," };
+            write!(out, "{sep}\n{:w$}", "", w = 2 * (depth + 1))?;
+            self.cell_json(c, depth + 1, out)?;
+        }
+        write!(out, "\n{:w$}]", "", w = 2 * depth)
+    }
+
+    /// Writes the subtree of `c` as indented lines, straight to `out`: the text of a large
+    /// decomposition (718 MB for tri-invpar's 7.2 M cells) is never held in memory, which
+    /// building it in one `String` did (a third of the peak RSS, BENCHMARKS.md, issue 23).
+    fn cell_text(&self, c: &Cell, depth: usize, out: &mut impl Write) -> std::io::Result<()> {
+        let x = self.vars.name(c.level);
+        let range = match c.kind {
+            CellKind::Section => format!("{x} = {}", self.bound_text(&c.lower, c.level)),
+            CellKind::Sector => format!(
+                "{} < {x} < {}",
+                self.bound_text(&c.lower, c.level),
+                self.bound_text(&c.upper, c.level)
+            ),
+        };
+        let status = match (c.pruned, c.children.is_empty()) {
+            (Some(Prune::False), _) => "  [pruned: no statement holds]".to_string(),
+            (Some(Prune::NoIntegers), _) => "  [pruned: no integer point]".to_string(),
+            (None, true) => format!("  truth {:?}", c.truth),
+            (None, false) => String::new(),
+        };
+        let pad = 2 * depth;
+        writeln!(
+            out,
+            "{:pad$}{range}   (sample {x} = {}){status}",
+            "", c.sample
+        )?;
+        for k in &c.children {
+            self.cell_text(k, depth + 1, out)?;
+        }
+        Ok(())
+    }
 }
 
 /// The text form: projection factors per level, then the cell tree.
@@ -203,8 +204,13 @@ fn write_text(
         writeln!(out, "  {k}: {}: {}", vars.name(k), ps.join(", "))?;
     }
     writeln!(out, "cells")?;
+    let tree = Tree {
+        levels,
+        vars,
+        nformulas: cad.formulas.len(),
+    };
     for c in &cad.cells {
-        cell_text(c, levels, vars, 1, out)?;
+        tree.cell_text(c, 1, out)?;
     }
     out.flush()
 }
