@@ -154,7 +154,7 @@ pub fn witness(problem: &Problem, lift: bool) -> Result<Option<Witnessed>, Strin
 }
 
 /// The conjuncts of a formula's top-level conjunction.
-fn conjuncts(f: &Formula) -> Vec<&Formula> {
+pub(crate) fn conjuncts(f: &Formula) -> Vec<&Formula> {
     match f {
         Formula::And(parts) => parts.iter().flat_map(conjuncts).collect(),
         other => vec![other],

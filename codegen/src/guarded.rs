@@ -70,7 +70,7 @@ pub(crate) fn scan(input: &LinearInput) -> Option<Vec<Node>> {
     for f in input.formulas {
         let mut kept = Vec::new();
         let mut tested = Vec::new();
-        for c in conjuncts(f) {
+        for c in crate::existential::conjuncts(f) {
             if affine(c) {
                 kept.push(c.clone());
             } else {
@@ -101,14 +101,6 @@ pub(crate) fn scan(input: &LinearInput) -> Option<Vec<Node>> {
     };
     let nodes = crate::union::scan(&relaxed_input)?;
     Some(hoist(with_tests(nodes, &tests)))
-}
-
-/// The top-level conjuncts of `f`.
-fn conjuncts(f: &Formula) -> Vec<&Formula> {
-    match f {
-        Formula::And(fs) => fs.iter().flat_map(conjuncts).collect(),
-        f => vec![f],
-    }
 }
 
 /// Whether every atom of `f` is affine.
