@@ -503,7 +503,7 @@ fn portable_micro_kernel_matches_naive_loops() {
 
 /// The BLAS-3 and GEMV requests the tests above check without `--openmp`: GEMM in both
 /// layouts with every transposition, SYRK, SYMM and TRMM in both layouts and triangles (TRMM
-/// with both transpositions), GEMV in both layouts, LAUUM's two.
+/// with both transpositions, SYMM with both of B's), GEMV in both layouts, LAUUM's two.
 fn blas3_requests() -> Vec<Request> {
     let mut out = Vec::new();
     for layout in [Layout::Col, Layout::Row] {
@@ -521,7 +521,12 @@ fn blas3_requests() -> Vec<Request> {
         }
         for uplo in [Uplo::Lower, Uplo::Upper] {
             out.push(request(Blas::Syrk, layout, Some(uplo)));
-            out.push(request(Blas::Symm, layout, Some(uplo)));
+            for transb in [Trans::No, Trans::Yes] {
+                out.push(Request {
+                    transb: Some(transb),
+                    ..request(Blas::Symm, layout, Some(uplo))
+                });
+            }
             for trans in [Trans::No, Trans::Yes] {
                 out.push(Request {
                     trans: Some(trans),

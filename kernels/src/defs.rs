@@ -203,6 +203,10 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
         }
         Blas::Symm => {
             let (rs, cs) = strides(l, "ldc", false);
+            // op(B) = B^T with `--transb T` (BLAS's DSYMM has no such flag): a transposed
+            // operand is read in place, as GEMM's B, where a caller would copy it.
+            let tb = req.transb == Some(Trans::Yes);
+            let (br, bc) = if tb { ("j", "l") } else { ("l", "j") };
             // Element (r, c) of the symmetric A with r >= c, from the stored triangle.
             let stored = |x: &str, ld: &str, r: &str, c: &str| {
                 if upper {
@@ -213,8 +217,9 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
             };
             Def {
                 what: format!(
-                    "C := alpha * A * B + beta * C ({layout_name}-major, CblasLeft, A symmetric, {} triangle stored), A M x M, B and C M x N.",
-                    if upper { "upper" } else { "lower" }
+                    "C := alpha * A * op(B) + beta * C ({layout_name}-major, CblasLeft, A symmetric, {} triangle stored, {}), A M x M, op(B) and C M x N.",
+                    if upper { "upper" } else { "lower" },
+                    if tb { "op(B) = B^T" } else { "op(B) = B" }
                 ),
                 domain: None,
                 args: "int64_t M, int64_t N, double alpha, const double *A, int64_t lda, \
@@ -229,7 +234,11 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                 accessors: format!(
                     "#define PS_A(r, c) {}\n#define PS_B(r, c) {}\n#define PS_C(r, c) {}\n",
                     stored("A", "lda", "r", "c"),
-                    element("B", "ldb", l, "r", "c"),
+                    if tb {
+                        element("B", "ldb", l, "c", "r")
+                    } else {
+                        element("B", "ldb", l, "r", "c")
+                    },
                     element("C", "ldc", l, "r", "c"),
                 ),
                 ops: Operands {
@@ -245,10 +254,10 @@ pub fn definition(req: &Request) -> Result<Def, KernelError> {
                         stored("a", "lda", "i", "l"),
                         stored("a", "lda", "l", "i"),
                     )),
-                    opb: element("b", "ldb", l, "l", "j"),
-                    opb_l_contiguous: col,
-                    opb_unit_columns: col,
-                    opb_unit_rows: !col,
+                    opb: element("b", "ldb", l, br, bc),
+                    opb_l_contiguous: col != tb,
+                    opb_unit_columns: col != tb,
+                    opb_unit_rows: col == tb,
                     a_mask: None,
                     c_mask: None,
                     a_lend: None,

@@ -206,9 +206,9 @@ impl Blas {
         )
     }
 
-    /// Whether `--transb` means something for this kernel (GEMM: op(B)).
+    /// Whether `--transb` means something for this kernel (GEMM, SYMM: op(B)).
     pub fn takes_transb(self) -> bool {
-        self == Blas::Gemm
+        matches!(self, Blas::Gemm | Blas::Symm)
     }
 
     /// Whether `--diag` means something for this kernel.

@@ -301,7 +301,7 @@ pub fn la_program(
 /// ``polyscan_dNAME`` (CBLAS's arguments after the enumerations) and
 /// ``polyscan_dNAME_tiled``. Names: GEMM, SYRK, SYMM, TRMM, GEMV, TRSM, TRSV, POTRF,
 /// GETRF, TRTRI, LAUUM (also ``dgemm``, ``cblas_dgemm``, ...); ``uplo`` ``"L"``/``"U"``,
-/// ``trans`` ``"N"``/``"T"`` (GEMM: of A), ``transb`` (GEMM: of B), ``side``
+/// ``trans`` ``"N"``/``"T"`` (GEMM: of A), ``transb`` (GEMM, SYMM: of B), ``side``
 /// ``"L"``/``"R"``, ``diag`` ``"N"``/``"U"``
 /// (``None``: the kernel's default; a flag the kernel does not take is an
 /// ``InputError``), ``layout`` ``"col"`` or ``"row"``, ``openmp`` pragmas on the tile

@@ -76,7 +76,8 @@ pub struct KernelArgs {
     /// SYRK: T only, the C := alpha*A^T*A + beta*C it computes).
     #[arg(long)]
     pub trans: Option<TransArg>,
-    /// Transposition of B (GEMM; default N).
+    /// Transposition of B (GEMM, SYMM; default N). SYMM with T computes A*B^T, which
+    /// BLAS's DSYMM cannot without a copy of B.
     #[arg(long)]
     pub transb: Option<TransArg>,
     /// Side of the triangular operand (TRSM; default L).

@@ -125,7 +125,9 @@ static void check(int64_t m, int64_t n, int64_t k, const int64_t *ts, double alp
   else polyscan_dsyrk(n, k, alpha, A.p, A.ld, beta, C.p, C.ld);
   compare(C, R, W, m, n, k, ts, alpha, beta);
 #elif KERNEL == 3
-  mat A = mk(m, m, pad), B = mk(m, n, pad), C = mk(m, n, pad);
+  /* op(B) = B^T with -DTRANSB=1: stored n x m. */
+  mat A = mk(m, m, pad), B = TRANSB ? mk(n, m, pad) : mk(m, n, pad), C = mk(m, n, pad);
+#define OPB(l, j) (TRANSB ? EL(B, j, l) : EL(B, l, j))
   for (int64_t r = 0; r < m; r++)
     for (int64_t c = 0; c < m; c++)
       if (UPPER ? c < r : c > r) EL(A, r, c) = NAN; /* the triangle not stored */
@@ -138,7 +140,7 @@ static void check(int64_t m, int64_t n, int64_t k, const int64_t *ts, double alp
       for (int64_t l = 0; l < m; l++) {
         int64_t r = l <= i ? i : l, c = l <= i ? l : i; /* r >= c */
         double a = UPPER ? EL(A, c, r) : EL(A, r, c);
-        s += a * EL(B, l, j); mag += fabs(a * EL(B, l, j));
+        s += a * OPB(l, j); mag += fabs(a * OPB(l, j));
       }
       double c0 = beta == 0.0 ? 0.0 : beta * EL(C, i, j);
       EL(R, i, j) = alpha * s + c0;
