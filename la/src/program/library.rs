@@ -14,9 +14,10 @@ pub(super) struct Flags {
     pub(super) upper: bool,
     /// `--trans T`: the triangular operand (TRSM, TRSV) or A (GEMM) transposed.
     pub(super) trans: bool,
-    /// `--transb T` (GEMM).
+    /// `--transb T` (GEMM, SYMM).
     pub(super) transb: bool,
-    /// `--layout row`: for GEMV, the transposed product of a column-major matrix.
+    /// `--layout row`: for GEMV, the transposed product of a column-major matrix; for SYRK,
+    /// `t t^T` of a column-major `t`.
     pub(super) row: bool,
 }
 
