@@ -1,4 +1,4 @@
-//! `polyscan la --threads N`: four application problems at test sizes run with two threads
+//! `polyscan la --threads N`: five application problems at test sizes run with two threads
 //! (`--run`) on the generated back end (OpenMP in the blocked kernels) and on the blas back
 //! end (OpenBLAS's threads), each passing its residual check; the same programs built with
 //! `-DPS_OMP_MIN=1` so that the parallel tile loops really fork at these sizes; the text
@@ -18,11 +18,14 @@ mod common;
 use common::la::{polyscan, scale_for};
 
 /// The problems run: least squares (SYRK, POTRF, GEMV, TRSV), generalised least squares
-/// (TRSM as well), LMMSE (SYMM, GEMM) and the Kalman filter (TRSM, GEMM twice).
-const PROBLEMS: [&str; 4] = [
+/// (TRSM as well), LMMSE (SYMM, GEMM), LMMSE with the covariance update (SYMM of a
+/// transposed operand, SYRK of `t t^T`, sums of two matrices) and the Kalman filter (TRSM,
+/// GEMM twice).
+const PROBLEMS: [&str; 5] = [
     "a01_least_squares",
     "a02_generalized_least_squares",
     "a22_lmmse",
+    "a24_lmmse",
     "a25_kalman",
 ];
 
@@ -102,7 +105,8 @@ fn two_threads_blas_run_passes_residuals() {
 }
 
 /// At test sizes the pragmas' `if(...)` keeps most loops serial; with `PS_OMP_MIN=1` every
-/// independent tile loop forks, and the results must still pass the residual check.
+/// independent tile loop forks (and with `PS_OMP_PASS_MIN=1` every element-wise pass), and
+/// the results must still pass the residual check.
 #[test]
 fn two_threads_generated_forced_parallel_loops_pass_residuals() {
     if !openmp_available() {
@@ -123,6 +127,7 @@ fn two_threads_generated_forced_parallel_loops_pass_residuals() {
                 "-march=native",
                 "-fopenmp",
                 "-DPS_OMP_MIN=1",
+                "-DPS_OMP_PASS_MIN=1",
                 "-Wall",
             ])
             .arg(&c)

@@ -204,24 +204,47 @@ impl<'a> Emitter<'a> {
         format!("ps_s{}", self.scratch)
     }
 
-    /// Copies view `src` into view `dst` (same shape). Column by column when both are
-    /// plain and untransposed; otherwise by 32 x 32 blocks: a transposed or reversed view
-    /// read element by element walks its columns across the whole matrix, one cache line
-    /// per element, where a block keeps both sides' lines in L1 (16 KB).
+    /// Copies view `src` into view `dst` (same shape), on one thread (see [`Self::assign`]).
     pub(super) fn copy(&self, code: &mut String, dst: &V, src: &V) {
+        self.assign(code, dst, &[src], &src.at("ps_r", "ps_c"), false);
+    }
+
+    /// `dst(ps_r, ps_c) = value` over `dst`'s shape, where `value` reads the views `srcs`
+    /// at `(ps_r, ps_c)`. Column by column when every view is plain and untransposed;
+    /// otherwise by 32 x 32 blocks: a transposed or reversed view read element by element
+    /// walks its columns across the whole matrix, one cache line per element, where a block
+    /// keeps both sides' lines in L1 (16 KB). `parallel`: the outer loop in OpenMP (a
+    /// memory-bound pass that one core of the 2-core EPYC host does not saturate).
+    pub(super) fn assign(
+        &self,
+        code: &mut String,
+        dst: &V,
+        srcs: &[&V],
+        value: &str,
+        parallel: bool,
+    ) {
         let (rows, cols) = (&dst.rows, &dst.cols);
-        let (d, s) = (dst.at("ps_r", "ps_c"), src.at("ps_r", "ps_c"));
-        let straight = |v: &V| matches!(v.plain(), Some((_, _, false)));
-        if straight(dst) && straight(src) {
+        let d = dst.at("ps_r", "ps_c");
+        if parallel {
+            // Below 2^15 elements a fork costs more than the pass; -DPS_OMP_PASS_MIN=1 forks
+            // every pass (the tests').
             let _ = writeln!(
                 code,
-                "    for (int64_t ps_c = 0; ps_c < {cols}; ps_c++)\n      for (int64_t ps_r = 0; ps_r < {rows}; ps_r++)\n        {d} = {s};"
+                "#ifndef PS_OMP_PASS_MIN\n#define PS_OMP_PASS_MIN 32768\n#endif\n    #pragma omp parallel for if ({} >= PS_OMP_PASS_MIN)",
+                rows * cols
+            );
+        }
+        let straight = |v: &V| matches!(v.plain(), Some((_, _, false)));
+        if straight(dst) && srcs.iter().all(|v| straight(v)) {
+            let _ = writeln!(
+                code,
+                "    for (int64_t ps_c = 0; ps_c < {cols}; ps_c++)\n      for (int64_t ps_r = 0; ps_r < {rows}; ps_r++)\n        {d} = {value};"
             );
             return;
         }
         let _ = writeln!(
             code,
-            "    for (int64_t ps_cb = 0; ps_cb < {cols}; ps_cb += 32)\n      for (int64_t ps_rb = 0; ps_rb < {rows}; ps_rb += 32)\n        for (int64_t ps_c = ps_cb; ps_c < ps_cb + 32 && ps_c < {cols}; ps_c++)\n          for (int64_t ps_r = ps_rb; ps_r < ps_rb + 32 && ps_r < {rows}; ps_r++)\n            {d} = {s};"
+            "    for (int64_t ps_cb = 0; ps_cb < {cols}; ps_cb += 32)\n      for (int64_t ps_rb = 0; ps_rb < {rows}; ps_rb += 32)\n        for (int64_t ps_c = ps_cb; ps_c < ps_cb + 32 && ps_c < {cols}; ps_c++)\n          for (int64_t ps_r = ps_rb; ps_r < ps_rb + 32 && ps_r < {rows}; ps_r++)\n            {d} = {value};"
         );
     }
 

@@ -89,6 +89,12 @@ impl Library {
         self.openmp = openmp;
     }
 
+    /// Whether the program runs on several threads (`--threads N` above 1, generated back
+    /// end): the emitter's own element-wise passes are parallel too.
+    pub(super) fn openmp(&self) -> bool {
+        self.openmp
+    }
+
     /// Whether the generated library has `kernel` (every flag combination its emitter
     /// takes), without emitting anything: the form decides which instance it calls.
     pub(super) fn knows(&self, kernel: Kernel) -> bool {
