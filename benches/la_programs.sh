@@ -43,6 +43,13 @@
 #                    column meet them in all four rounds (2026-11-27: a05 at two threads
 #                    1.23 0.85 0.93 0.99 s against 0.73 0.81 0.87 0.93 s), samples a
 #                    fraction of a second apart meet both columns alike [default 4]
+#   MIN_SECONDS      more rounds (up to 12) for short sequences, until the rounds take
+#                    about this long together (estimated from the single runs' times): a
+#                    slow stretch of the host lasts seconds, and 4 rounds of a17 (0.8 s
+#                    each) at two threads were all slow but the OpenBLAS column's last
+#                    (2026-11-27: generated 0.154 0.153 0.151 0.143 s, OpenBLAS 0.156 0.154
+#                    0.154 0.084; three runs of it alone right after: 1.01, 0.94, 1.00)
+#                    [default 10]
 #   PAUSE_MS         idle time before each back end's samples in a round, so that the
 #                    other back end's threads are asleep again (OpenBLAS's spin for a
 #                    while after a call) [default 250]
@@ -83,6 +90,7 @@ TIME_LIMIT=${TIME_LIMIT:-2}
 THREADS=${THREADS:-1}
 REPEAT=${REPEAT:-1}
 ROUNDS=${ROUNDS:-4}
+MIN_SECONDS=${MIN_SECONDS:-10}
 PAUSE_MS=${PAUSE_MS:-250}
 CC=${CC:-cc}
 omp_flags=""
@@ -158,15 +166,21 @@ for f in "$@"; do
   OPENBLAS_NUM_THREADS=$THREADS timeout "$TIMEOUT" "$tmp/blas" > "$tmp/blas.out" 2>&1 || s_blas=$?
   [ "$s_blas" -ne 124 ] || s_blas=0
   cat "$tmp/blas.out" >&2
-  # The times: both sequences in one process (benches/la_pair.c), ROUNDS rounds alternating
+  # The times: both sequences in one process (benches/la_pair.c), ROUNDS rounds (more for
+  # short sequences: MIN_SECONDS) alternating
   # between the back ends, each back end's best sample.
   # shellcheck disable=SC2086
   $CC -O2 -march=native $omp_flags -DPS_NO_NAIVE -DPS_PAIR=generated -c "$tmp/generated.c" -o "$tmp/generated.o"
   $CC -O2 -march=native -DPS_NO_NAIVE -DPS_PAIR=blas -c "$tmp/blas.c" -o "$tmp/blas.o"
   # shellcheck disable=SC2086
   $CC -O2 $omp_flags benches/la_pair.c "$tmp/generated.o" "$tmp/blas.o" -o "$tmp/pair" -lm -lopenblas
+  # A round: reps samples of each sequence and two pauses (the single runs' times stand in
+  # for a sample's).
+  t_one=$(best "$(field "time kernel sequence" "$tmp/generated.out")" "$(field "time kernel sequence" "$tmp/blas.out")")
+  rounds=$(awk -v r="$ROUNDS" -v s="$MIN_SECONDS" -v t="${t_one:-0}" -v n="$reps" -v p="$PAUSE_MS" \
+    'BEGIN { per = 2 * n * t + 2 * p / 1000; k = per > 0 ? int(s / per + 0.999) : r; if (k > 12) k = 12; if (k < r) k = r; print k }')
   s_pair=0
-  OMP_NUM_THREADS=$THREADS OPENBLAS_NUM_THREADS=$THREADS timeout "$TIMEOUT" "$tmp/pair" "$ROUNDS" "$reps" "$PAUSE_MS" > "$tmp/pair.out" 2>&1 || s_pair=$?
+  OMP_NUM_THREADS=$THREADS OPENBLAS_NUM_THREADS=$THREADS timeout "$TIMEOUT" "$tmp/pair" "$rounds" "$reps" "$PAUSE_MS" > "$tmp/pair.out" 2>&1 || s_pair=$?
   cat "$tmp/pair.out" >&2
   t_gen=$(field "time generated" "$tmp/pair.out")
   t_blas=$(field "time blas" "$tmp/pair.out")
