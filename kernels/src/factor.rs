@@ -92,13 +92,31 @@ pub(crate) fn emit_potrf(req: &Request) -> Result<KernelParts, KernelError> {
     // below a diagonal block are independent too, but share their loop with that block,
     // which must come first: the loop's condition factors it (ps_potrf_first) before the
     // loop starts.
-    let fragment = if req.openmp {
-        omp::parallelize(&nest.fragment, "t3", |_| {
+    // A loop over block columns j that starts past block step k's columns is all updates:
+    // its (j, i) tiles are shared out in one region per step (omp::parallelize_outer_regions);
+    // the loop holding the diagonal block keeps a parallel loop per block column.
+    let per_column = |text: &str| {
+        omp::parallelize(text, "t3", |_| {
             "((t1) * sz_k == (t2) * sz_j \
              ? ps_potrf_first(packed, PS_W, ps_a, ps_rs, ps_cs, n, &ps_info, &ps_diag, (t1) * sz_k, sz_k, sz_j, sz_i) \
              : (t1) * sz_k + sz_k <= (t2) * sz_j) && sz_i * sz_j * sz_k >= PS_OMP_MIN"
                 .into()
         })
+    };
+    let fragment = if req.openmp {
+        omp::parallelize_outer_regions(
+            &nest.fragment,
+            "t2",
+            "t3",
+            |lb| format!("(t1) * sz_k + sz_k <= ({lb}) * sz_j"),
+            "sz_i * sz_j * sz_k >= PS_OMP_MIN",
+            per_column,
+        )
+        .ok_or_else(|| {
+            KernelError::Generation(
+                "POTRF: a block column loop the OpenMP pass cannot share".into(),
+            )
+        })?
     } else {
         nest.fragment.clone()
     };
