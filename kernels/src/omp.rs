@@ -133,24 +133,46 @@ pub fn parallelize_outer_regions(
     cond: &str,
     fallback: impl Fn(&str) -> String,
 ) -> Option<String> {
+    rewrite_loops(
+        fragment,
+        outer,
+        |_| true,
+        |pad, header, body| {
+            let (lb, _) = bounds(header.trim_start(), outer)?;
+            let shared = share_loops(body, var)?;
+            let whole_loop = format!("{pad}{header} {{\n{body}{pad}}}\n");
+            Some(format!(
+            "{pad}if ({}) {{\n#ifdef _OPENMP\n#pragma omp parallel if ({cond})\n#endif\n{pad}{header} {{\n{shared}{pad}}}\n{pad}}} else {{\n{}{pad}}}\n",
+            whole(lb),
+            fallback(&whole_loop)
+        ))
+        },
+    )
+}
+
+/// `fragment` with each loop over `outer` (not nested in another) replaced by
+/// `rewrite(pad, header, body)` (the body's lines each with its newline, no closing
+/// brace) and every other line kept; `None` when `rewrite` refuses a loop or `keep` a line.
+fn rewrite_loops(
+    fragment: &str,
+    outer: &str,
+    keep: impl Fn(&str) -> bool,
+    rewrite: impl Fn(&str, &str, &str) -> Option<String>,
+) -> Option<String> {
     let lines: Vec<&str> = fragment.lines().collect();
     let mut out = String::new();
     for piece in loops_over(&lines, outer)? {
         match piece {
             Piece::Line(line) => {
+                if !keep(line) {
+                    return None;
+                }
                 out.push_str(line);
                 out.push('\n');
             }
             Piece::Loop { pad, header, body } => {
-                let (lb, _) = bounds(header.trim_start(), outer)?;
                 let body: String = body.iter().map(|l| format!("{l}\n")).collect();
-                let shared = share_loops(&body, var)?;
-                let whole_loop = format!("{pad}{header} {{\n{body}{pad}}}\n");
-                out.push_str(&format!(
-                    "{pad}if ({}) {{\n#ifdef _OPENMP\n#pragma omp parallel if ({cond})\n#endif\n{pad}{header} {{\n{shared}{pad}}}\n{pad}}} else {{\n{}{pad}}}\n",
-                    whole(lb),
-                    fallback(&whole_loop)
-                ));
+                out.push_str(&rewrite(pad, header, &body)?);
             }
         }
     }
@@ -180,25 +202,15 @@ pub fn parallelize_regions_in(
     var: &str,
     cond: &str,
 ) -> Option<String> {
-    let lines: Vec<&str> = fragment.lines().collect();
-    let mut out = String::new();
-    for piece in loops_over(&lines, outer)? {
-        match piece {
-            Piece::Line(line) => {
-                if !is_control(line.trim_start()) {
-                    return None;
-                }
-                out.push_str(line);
-                out.push('\n');
-            }
-            Piece::Loop { pad, header, body } => {
-                let body: String = body.iter().map(|l| format!("{l}\n")).collect();
-                let region = parallelize_region(&body, var, cond)?;
-                out.push_str(&format!("{pad}{header} {{\n{region}{pad}}}\n"));
-            }
-        }
-    }
-    Some(out)
+    rewrite_loops(
+        fragment,
+        outer,
+        |line| is_control(line.trim_start()),
+        |pad, header, body| {
+            let region = parallelize_region(body, var, cond)?;
+            Some(format!("{pad}{header} {{\n{region}{pad}}}\n"))
+        },
+    )
 }
 
 /// The loops over `var` of a fragment that every thread of a parallel region runs whole
