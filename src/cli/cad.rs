@@ -59,38 +59,53 @@ fn json_at(v: &Value, depth: usize, out: &mut impl Write) -> std::io::Result<()>
     Ok(())
 }
 
-/// The JSON form: `variables`, `projection`, `restarts` and the cell tree, as one object
-/// with its keys in order (as `serde_json` prints a map).
-fn write_json(
-    cad: &cad::Cad,
-    levels: &[Vec<polys::Poly>],
-    vars: &Vars,
-    out: &mut impl Write,
-) -> std::io::Result<()> {
-    let projection: Vec<Vec<String>> = levels
-        .iter()
-        .map(|l| l.iter().map(|p| p.to_text(vars)).collect())
-        .collect();
-    write!(out, "{{\n  \"cells\": ")?;
-    let tree = Tree {
-        levels,
-        vars,
-        nformulas: cad.formulas.len(),
-    };
-    tree.write_cells(&cad.cells, 1, out)?;
-    write!(out, ",\n  \"projection\": ")?;
-    json_at(&json!(projection), 1, out)?;
-    write!(
-        out,
-        ",\n  \"restarts\": {},\n  \"variables\": ",
-        cad.restarts
-    )?;
-    json_at(&json!(vars.names()), 1, out)?;
-    writeln!(out, "\n}}")?;
-    out.flush()
-}
+impl<'a> Tree<'a> {
+    fn of(cad: &'a cad::Cad, vars: &'a Vars) -> Tree<'a> {
+        Tree {
+            levels: &cad.projection.levels,
+            vars,
+            nformulas: cad.formulas.len(),
+        }
+    }
 
-impl Tree<'_> {
+    /// The projection factors of each level as text.
+    fn factor_texts(&self) -> Vec<Vec<String>> {
+        self.levels
+            .iter()
+            .map(|l| l.iter().map(|p| p.to_text(self.vars)).collect())
+            .collect()
+    }
+
+    /// The JSON form: `variables`, `projection`, `restarts` and the cell tree, as one
+    /// object with its keys in order (as `serde_json` prints a map).
+    fn write_json(&self, cad: &cad::Cad, out: &mut impl Write) -> std::io::Result<()> {
+        write!(out, "{{\n  \"cells\": ")?;
+        self.write_cells(&cad.cells, 1, out)?;
+        write!(out, ",\n  \"projection\": ")?;
+        json_at(&json!(self.factor_texts()), 1, out)?;
+        write!(
+            out,
+            ",\n  \"restarts\": {},\n  \"variables\": ",
+            cad.restarts
+        )?;
+        json_at(&json!(self.vars.names()), 1, out)?;
+        writeln!(out, "\n}}")?;
+        out.flush()
+    }
+
+    /// The text form: projection factors per level, then the cell tree.
+    fn write_text(&self, cad: &cad::Cad, out: &mut impl Write) -> std::io::Result<()> {
+        writeln!(out, "projection factors (level: variable: polynomials)")?;
+        for (k, ps) in self.factor_texts().iter().enumerate() {
+            writeln!(out, "  {k}: {}: {}", self.vars.name(k), ps.join(", "))?;
+        }
+        writeln!(out, "cells")?;
+        for c in &cad.cells {
+            self.cell_text(c, 1, out)?;
+        }
+        out.flush()
+    }
+
     fn bound_text(&self, b: &Bound, level: usize) -> String {
         let (levels, vars) = (self.levels, self.vars);
         match b {
@@ -191,30 +206,6 @@ impl Tree<'_> {
     }
 }
 
-/// The text form: projection factors per level, then the cell tree.
-fn write_text(
-    cad: &cad::Cad,
-    levels: &[Vec<polys::Poly>],
-    vars: &Vars,
-    out: &mut impl Write,
-) -> std::io::Result<()> {
-    writeln!(out, "projection factors (level: variable: polynomials)")?;
-    for (k, l) in levels.iter().enumerate() {
-        let ps: Vec<String> = l.iter().map(|p| p.to_text(vars)).collect();
-        writeln!(out, "  {k}: {}: {}", vars.name(k), ps.join(", "))?;
-    }
-    writeln!(out, "cells")?;
-    let tree = Tree {
-        levels,
-        vars,
-        nformulas: cad.formulas.len(),
-    };
-    for c in &cad.cells {
-        tree.cell_text(c, 1, out)?;
-    }
-    out.flush()
-}
-
 pub fn run(args: CadArgs) -> Result<(), Diagnostic> {
     // On a tiled system `--order` names the tiled loops (`t2,o2,t1,o1`).
     let tiled = args.tiling.tile_sizes.is_some();
@@ -242,11 +233,11 @@ pub fn run(args: CadArgs) -> Result<(), Diagnostic> {
             "no decomposition was built",
         ));
     };
-    let levels = &cad.projection.levels;
+    let tree = Tree::of(cad, &g.vars);
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     let written = match args.json {
-        true => write_json(cad, levels, &g.vars, &mut stdout),
-        false => write_text(cad, levels, &g.vars, &mut stdout),
+        true => tree.write_json(cad, &mut stdout),
+        false => tree.write_text(cad, &mut stdout),
     };
     // A closed pipe (`| head`) ends the output; anything else is reported.
     match written {
